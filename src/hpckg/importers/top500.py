@@ -1,0 +1,128 @@
+"""``hpckg import top500 FILE... -o OUT``: TOP500 list editions as cited, tiered claims.
+
+Library entry point: :func:`import_top500` reads the list files, recognises each
+machine across editions, resolves suppliers and parts through the curated
+catalogue and returns the triples (sorted N-Triples) and an :class:`ImportReport`.
+:func:`write_import` writes them atomically. Import every edition in one run: a
+machine is only recognised across the lists given together.
+
+>>> result = import_top500(["TOP500_202406.xlsx"])           # doctest: +SKIP
+>>> write_import(result, "build/top500.nt")                   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+from rdflib import URIRef
+
+from ..catalogue import Catalogue
+from ..errors import DataError
+from ..io import atomic_write
+from ..store import Dataset
+from .top500_claims import ClaimBuilder
+from .top500_entries import Entry, Problem, parse_entries
+from .top500_identity import assign_systems
+from .top500_read import read_list
+from .top500_report import ImportReport
+
+__all__ = ["ImportResult", "command", "curated_system_ids", "import_top500", "write_import"]
+
+
+@dataclass
+class ImportResult:
+    """The output of one import: N-Triples bytes and the report."""
+
+    ntriples: bytes
+    report: ImportReport
+
+
+def curated_system_ids(ds: Dataset) -> dict[str, URIRef]:
+    """System ID -> the curated system that carries it (``hk:top500SystemId``)."""
+    rows = ds.select("SELECT ?s ?id WHERE { ?s a hk:System ; hk:top500SystemId ?id }")
+    found: dict[str, URIRef] = {}
+    for row in sorted(rows, key=lambda r: (r["id"].value, r["s"].value)):
+        found.setdefault(row["id"].value.strip(), URIRef(row["s"].value))
+    return found
+
+
+def import_top500(paths: Sequence[str | Path], dataset: Dataset | None = None) -> ImportResult:
+    """Import TOP500 list files against the curated graph (loaded if not given).
+
+    Raises DataError for an unreadable file (nothing is imported from any file then:
+    the caller's previous output stays as it was), or two files of one edition.
+    """
+    ds = dataset if dataset is not None else Dataset.load()
+    catalogue = Catalogue.from_dataset(ds)
+    curated = curated_system_ids(ds)
+    report = ImportReport()
+    entries: list[Entry] = []
+    seen_editions: dict[str, Path] = {}
+    for raw_path in paths:
+        listing = read_list(raw_path)
+        if listing.edition in seen_editions:
+            raise DataError(
+                f"edition {listing.edition} given twice (also in {seen_editions[listing.edition].name})", listing.path
+            )
+        seen_editions[listing.edition] = listing.path
+        report.warnings += listing.warnings
+        problems: list[Problem] = []
+        parsed = parse_entries(listing, problems, report.warnings)
+        report.rejected += problems
+        report.files[listing.path.name] = {
+            "edition": listing.edition, "rows_read": len(listing.rows), "rows_imported": len(parsed),
+        }
+        report.rows_read += len(listing.rows)
+        report.rows_imported += len(parsed)
+        entries += parsed
+    if not entries:
+        raise DataError("no rows to import", paths[0] if paths else None)
+    tracks, iris = assign_systems(entries, curated)
+    editions = sorted(seen_editions)
+    builder = ClaimBuilder(catalogue, set(curated.values()), editions[0])
+    for index in sorted(range(len(tracks)), key=lambda i: str(iris[i])):
+        builder.add_track(tracks[index], iris[index], editions[-1])
+    stats = builder.stats
+    report.systems = len(set(iris.values()))
+    report.systems_merged_with_curated = len({iris[i] for i in iris if iris[i] in set(curated.values())})
+    report.systems_created = report.systems - report.systems_merged_with_curated
+    report.systems_linked_to_system_id = stats.linked_across_id
+    report.claims = stats.claims
+    report.triples = len(builder.out)
+    report.unresolved = catalogue.report()
+    report.skipped_names = dict(sorted(catalogue.skipped.items()))
+    report.unknown_countries = dict(sorted(stats.unknown_countries.items()))
+    return ImportResult(builder.out.serialize(), report)
+
+
+def write_import(result: ImportResult, out: str | Path, report_path: str | Path | None = None) -> None:
+    """Write the triples (and the report: JSON for ``.json``, else text) atomically."""
+    atomic_write(out, result.ntriples)
+    if report_path is not None:
+        path = Path(report_path)
+        text = result.report.to_json() if path.suffix.lower() == ".json" else result.report.to_text()
+        atomic_write(path, text)
+
+
+@click.command("top500")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="N-Triples file to write (replaced atomically).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the import report here (.json for JSON, anything else for text).")
+@click.option("--data", "data", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Extra data file added to the bundled graph before resolving names; repeatable.")
+def command(files: tuple[Path, ...], output: Path, report_path: Path | None, data: tuple[Path, ...]) -> None:
+    """Import TOP500 list files (XLS, XLSX, CSV, TSV) into OUTPUT as N-Triples.
+
+    Give every edition in one run, so each machine is recognised across lists.
+    Rows are merged into curated systems that carry their TOP500 System ID.
+    """
+    result = import_top500(files, Dataset.load(data))
+    write_import(result, output, report_path)
+    click.echo(result.report.summary())
+    if result.report.rejected:
+        click.echo(f"{len(result.report.rejected)} row(s) rejected; first: {result.report.rejected[0]}", err=True)
