@@ -9,6 +9,7 @@ change history and source check.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -167,8 +168,10 @@ def find_system(ds: Dataset, text: str) -> str:
         candidates = [text]
     elif text.startswith("system:"):
         candidates = [PREFIXES["system"] + text.split(":", 1)[1]]
-    else:
+    elif re.fullmatch(r"[a-z0-9][a-z0-9-]*", text):
         candidates = [f"{ID}system/{text}"]
+    else:
+        candidates = []
     for iri in candidates:
         if ds.ask("ASK { $s a hk:System }", {"s": ox.NamedNode(iri)}):
             return iri
@@ -204,13 +207,13 @@ SELECT ?c ?roleLabel ?part ?partLabel ?family ?familyLabel ?desc ?supplier ?supp
              OPTIONAL { ?part hk:family ?family . OPTIONAL { ?family rdfs:label ?familyLabel } } }
   OPTIONAL { ?c hk:partDescription ?desc }
   OPTIONAL { ?c hk:quantity ?qty }
-  OPTIONAL { ?c hk:supplier ?supplier . OPTIONAL { ?supplier rdfs:label ?supplierLabel }
-    OPTIONAL {
-      ?r a hk:RollUp ; hk:org ?supplier ; hk:parent ?parent .
-      OPTIONAL { ?r hk:validFrom ?from } OPTIONAL { ?r hk:validUntil ?until }
-      FILTER((!BOUND(?from) || ?from <= $today) && (!BOUND(?until) || $today < ?until))
-      OPTIONAL { ?parent rdfs:label ?parentLabel }
-    } }
+  OPTIONAL { ?c hk:supplier ?supplier . OPTIONAL { ?supplier rdfs:label ?supplierLabel } }
+  OPTIONAL {
+    ?r a hk:RollUp ; hk:org ?supplier ; hk:parent ?parent .
+    OPTIONAL { ?r hk:validFrom ?from } OPTIONAL { ?r hk:validUntil ?until }
+    OPTIONAL { ?parent rdfs:label ?parentLabel }
+    FILTER((!BOUND(?from) || ?from <= $today) && (!BOUND(?until) || $today < ?until))
+  }
   VALUES (?role ?order) { (hk:Integrator 0) (hk:Accelerator 1) (hk:CPU 2) (hk:Interconnect 3) (hk:Storage 4) }
 } ORDER BY ?order ?partLabel ?c"""
 

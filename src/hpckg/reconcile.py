@@ -265,11 +265,21 @@ def _match(
                 continue
             if record.country and cand.country and record.country != cand.country:
                 continue
+            if _numbers(tokens) - _numbers(_all_words(cand)):
+                continue  # "SuperCluster 2" is not "SuperCluster": a number names another machine
             same_owner = bool(set(record.owners) & cand.operators) or bool(owner_words & cand.owner_words)
             if same_owner:
                 seen.add(cand.iri)
                 out.append((cand, f"same name and owner ({' '.join(sorted(words))})"))
     return out
+
+
+def _numbers(words: Iterable[str]) -> set[str]:
+    return {w for w in words if w.isdigit()}
+
+
+def _all_words(cand: Candidate) -> set[str]:
+    return {w for label in cand.labels for w in name_tokens(label)}
 
 
 def match_triples(link: Link, key: str) -> list[tuple[URIRef, URIRef, URIRef | Literal]]:

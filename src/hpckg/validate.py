@@ -21,7 +21,7 @@ import rdflib
 from rdflib.namespace import SH
 
 from .errors import DataError
-from .namespaces import HK, RDF, RDFS
+from .namespaces import HK, PREFIXES, RDF, RDFS
 
 if TYPE_CHECKING:
     from .store import Dataset
@@ -97,11 +97,22 @@ def _split_sparql(shapes: rdflib.Graph) -> tuple[rdflib.Graph, list[tuple[str, s
     return core, constraints
 
 
+_ORDERED = sorted(PREFIXES.items(), key=lambda kv: -len(kv[1]))
+
+
+def compact(iri: str) -> str:
+    """``https://w3id.org/hpckg/id/system/seren`` -> ``system:seren``."""
+    for prefix, ns in _ORDERED:
+        if iri.startswith(ns) and "/" not in iri[len(ns):] and "#" not in iri[len(ns):]:
+            return f"{prefix}:{iri[len(ns):]}"
+    return f"<{iri}>"
+
+
 def _label(term: rdflib.term.Node | None, graph: rdflib.Graph) -> str:
     if term is None:
         return ""
     if isinstance(term, rdflib.URIRef):
-        return graph.namespace_manager.normalizeUri(term)
+        return compact(str(term))
     return str(term)
 
 
@@ -147,7 +158,7 @@ def _sparql_constraints(ds: Dataset, constraints: list[tuple[str, str, str, str]
             text = message
             for name, term in row.items():
                 text = text.replace("{?" + name + "}", str(term.value))
-            violations.append(Violation(row["this"].value, "", text, shape))
+            violations.append(Violation(compact(row["this"].value), "", text, compact(shape)))
     return violations
 
 

@@ -32,6 +32,9 @@ def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
               help="Only count claims at this tier or above (verified, reported, estimated, weak).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the result to this file (atomically) instead of standard output.")
+@click.option("--endpoint", default=None, metavar="URL",
+              help="Run on this remote SPARQL 1.1 query endpoint (e.g. Oxigraph http://HOST:7878/query) "
+              "instead of the embedded graph; see `hpckg push`.")
 @data_option
 @store_option
 def command(
@@ -43,6 +46,7 @@ def command(
     output: Path | None,
     data: tuple[Path, ...],
     store_dir: Path | None,
+    endpoint: str | None = None,
 ) -> None:
     """Run a saved query by NAME (see `hpckg queries`), a .rq FILE, or --sparql TEXT.
 
@@ -59,8 +63,15 @@ def command(
     from ..queries import bind_params
 
     bind_params(query, values)  # fail on bad parameters before loading the graph
-    ds = load(data, store_dir)
-    text = format_result(run_query(ds, query, values), fmt)
+    if endpoint is not None:
+        if data or store_dir is not None:
+            raise UsageError("--endpoint runs on the remote graph: push --data files there with `hpckg push`")
+        from ..remote import run_remote
+
+        result = run_remote(endpoint, query, values)
+    else:
+        result = run_query(load(data, store_dir), query, values)
+    text = format_result(result, fmt)
     if output is not None:
         from ..io import atomic_write
 

@@ -92,26 +92,44 @@ def evaluate(
         options["named_graphs"] = _graphs(named_graphs, "named-graph-uri")
     try:
         result = store.query(text, **options)
-        if isinstance(result, ox.QueryBoolean):
-            return Outcome("boolean", boolean=bool(result))
-        if isinstance(result, ox.QuerySolutions):
-            variables = [v.value for v in result.variables]
-            rows = _read(result, deadline, max_rows, lambda s: tuple(s[v] for v in variables))
-            return Outcome("solutions", variables=variables, rows=rows)
-        return Outcome("triples", triples=_read(result, deadline, max_rows, lambda t: t))
     except (ValueError, RuntimeError, OSError, TypeError) as error:
         raise QueryFailed(str(error)) from None
+    if isinstance(result, ox.QueryBoolean):
+        return Outcome("boolean", boolean=bool(result))
+    if isinstance(result, ox.QuerySolutions):
+        variables = [v.value for v in result.variables]
+        rows, problem = _read(result, deadline, max_rows, lambda s: tuple(s[v] for v in variables))
+        outcome = Outcome("solutions", variables=variables, rows=rows)
+    else:
+        triples, problem = _read(result, deadline, max_rows, lambda t: t)
+        outcome = Outcome("triples", triples=triples)
+    # pyoxigraph result iterators must be dropped on the thread that made them,
+    # so drop it here before raising: a traceback would carry it elsewhere.
+    del result
+    if problem == "timeout":
+        raise QueryTimeout
+    if problem == "cap":
+        raise RowCapExceeded(max_rows)
+    if problem is not None:
+        raise QueryFailed(problem)
+    return outcome
 
 
-def _read(items: Any, deadline: float, cap: int, convert: Callable[[Any], Any]) -> list[Any]:
+def _read(
+    items: Any, deadline: float, cap: int, convert: Callable[[Any], Any]
+) -> tuple[list[Any], str | None]:
+    """The items, and None or why reading stopped early ("timeout", "cap" or a message)."""
     out: list[Any] = []
-    for item in items:
-        if len(out) >= cap:
-            raise RowCapExceeded(cap)
-        if time.monotonic() > deadline:
-            raise QueryTimeout
-        out.append(convert(item))
-    return out
+    try:
+        for item in items:
+            if len(out) >= cap:
+                return out, "cap"
+            if time.monotonic() > deadline:
+                return out, "timeout"
+            out.append(convert(item))
+    except (ValueError, RuntimeError, OSError, TypeError) as error:
+        return out, str(error) or type(error).__name__
+    return out, None
 
 
 def _results_json(outcome: Outcome) -> bytes:

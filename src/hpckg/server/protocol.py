@@ -76,10 +76,10 @@ RESULT_TYPES: dict[str, MediaType] = {
     "application/sparql-results+json": _JSON,
     "application/json": _JSON,
     "application/sparql-results+xml": _XML,
-    "application/xml": _XML,
-    "text/xml": _XML,
     "text/csv": _CSV,
     "text/tab-separated-values": _TSV,
+    "application/xml": _XML,
+    "text/xml": _XML,
 }
 GRAPH_TYPES: dict[str, MediaType] = {
     "text/turtle": _TURTLE,

@@ -25,10 +25,9 @@ __all__ = ["json_ld", "script_json", "system_turtle"]
 
 _BUNDLE = """
 CONSTRUCT { ?x ?p ?o } WHERE {
-  { BIND($s AS ?x) }
-  UNION { ?x hk:system $s }
-  UNION { ?c hk:system $s . VALUES ?link { hk:citation hk:checkedCitation hk:termCheck } ?c ?link ?x }
-  ?x ?p ?o .
+  { $s ?p ?o . BIND($s AS ?x) }
+  UNION { ?x hk:system $s . ?x ?p ?o }
+  UNION { ?c hk:system $s . ?c hk:citation|hk:checkedCitation|hk:termCheck ?x . ?x ?p ?o }
 }"""
 
 # Only the prefixes a system record uses, so the downloaded file reads cleanly.
@@ -47,7 +46,11 @@ def system_turtle(ds: Dataset, iri: str) -> bytes:
     """The system's own record (node, claims, their citations) as Turtle, sorted."""
     triples = {_key(t): t for t in ds.construct(_BUNDLE, {"s": ox.NamedNode(iri)})}
     ordered = [triples[k] for k in sorted(triples)]
-    return ox.serialize(ordered, format=ox.RdfFormat.TURTLE, prefixes=_TTL_PREFIXES) or b""
+    body = ox.serialize(ordered, format=ox.RdfFormat.TURTLE, prefixes=_TTL_PREFIXES) or b""
+    # pyoxigraph does not promise an order for the @prefix lines: write them ourselves.
+    lines = [line for line in body.split(b"\n") if not line.startswith(b"@prefix ")]
+    head = "".join(f"@prefix {k}: <{v}> .\n" for k, v in sorted(_TTL_PREFIXES.items()))
+    return head.encode() + b"\n" + b"\n".join(lines).lstrip(b"\n")
 
 
 def _ref(label: str | None, iri: str | None) -> dict[str, Any]:

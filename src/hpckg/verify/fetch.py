@@ -128,9 +128,8 @@ class Fetcher:
 
     def _make_client(self) -> httpx.AsyncClient:
         c = self.config
-        limits = httpx.Limits(max_connections=c.concurrency, max_keepalive_connections=c.concurrency)
         return httpx.AsyncClient(
-            transport=make_transport(self.policy, self.resolver, limits),
+            transport=make_transport(self.policy, self.resolver, c.concurrency),
             timeout=httpx.Timeout(c.timeout, pool=None),
             follow_redirects=False,
             trust_env=False,

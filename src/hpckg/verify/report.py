@@ -116,10 +116,9 @@ def result_text(
 ) -> str:
     """The seed's wording of a check: ``"names system, part and count"``, ``"unreachable (404)"``."""
     if not reachable:
-        if http_status is not None:
-            return f"unreachable ({http_status})"
-        reason = (error or "no response").split(":")[0].strip()
-        return f"unreachable ({reason})"
+        if error:
+            return f"unreachable ({error.split(';')[0].strip()[:60]})"
+        return f"unreachable ({http_status if http_status is not None else 'no response'})"
     named = [w for w, flag in (("system", names_system), ("part", names_part), ("count", names_count)) if flag]
     if not named:
         return "names none of the terms"
