@@ -25,7 +25,8 @@ PAGE = (
     + b"<p>Benchmark-7 has 2,288 NVIDIA A100-SXM 80GB GPUs.</p></body></html>"
 )
 RESPONSE = (
-    b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n" % len(PAGE) + PAGE
+    b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n" % len(PAGE)
+    + PAGE
 )
 
 
@@ -95,8 +96,11 @@ def main() -> None:
     finally:
         process.terminate()
         process.join(5)
-    print(f"verify run: {args.urls} URLs, {args.concurrency} at a time: {elapsed:.2f} s = {args.urls / elapsed:.0f} URLs/s"
-          f" (fetch + read + match + write; all {named} pages named system, part and count)")
+    print(
+        f"verify run: {args.urls} URLs, {args.concurrency} at a time: "
+        f"{elapsed:.2f} s = {args.urls / elapsed:.0f} URLs/s"
+        f" (fetch + read + match + write; all {named} pages named system, part and count)"
+    )
     print(f"fetch only: {args.urls} URLs in {fetch_elapsed:.2f} s = {args.urls / fetch_elapsed:.0f} URLs/s")
 
 

@@ -67,10 +67,12 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 1
             time.sleep(0.2)
 
 
-def request_mix(url: str) -> Mix:
+def request_mix(url: str, skip: list[str]) -> Mix:
     """GET requests to cycle through: every saved query (required params filled in) + ad-hoc SPARQL."""
     mix: Mix = []
     for entry in httpx.get(f"{url}/queries").json():
+        if entry["name"] in skip:
+            continue
         params: dict[str, str] = {}
         for param in entry["params"]:
             if not param["required"]:
@@ -132,6 +134,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--data", action="append", default=[], help="extra data file for the server")
+    parser.add_argument("--skip", action="append", default=[], help="leave this saved query out of the mix")
     options = parser.parse_args()
 
     port = free_port()
@@ -139,7 +142,7 @@ def main() -> None:
     process = start_server(port, options.data)
     try:
         wait_until_up(url, process)
-        mix = request_mix(url)
+        mix = request_mix(url, options.skip)
         tally, elapsed = asyncio.run(run_load(mix, options.clients, options.seconds))
     finally:
         process.terminate()

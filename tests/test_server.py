@@ -443,3 +443,20 @@ async def test_page_is_offline_and_lists_the_saved_queries(client: httpx.AsyncCl
     examples = json.loads(blob.text or "")
     assert [e["name"] for e in examples] == [q.name for q in SAVED]
     assert document.find(".//form").get("action") == "sparql"
+
+
+async def test_repeated_requests_reuse_the_cached_body(dataset: Dataset) -> None:
+    app = create_app(dataset, ServerConfig(cache_size=2), SAVED)
+    cache = app.state.endpoint.cache
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
+        first = await http.get("/sparql", params={"query": SELECT_THINGS})
+        second = await http.get("/sparql", params={"query": SELECT_THINGS})
+        assert first.content == second.content and len(cache) == 1
+        csv_body = await http.get("/sparql", params={"query": SELECT_THINGS}, headers={"Accept": "text/csv"})
+        assert csv_body.headers["content-type"].startswith("text/csv") and len(cache) == 2
+        await http.get("/sparql", params={"query": "SELECT (NOW() AS ?t) WHERE {}"})
+        await http.get("/sparql", params={"query": "SELECT ?x WHERE { ?x ?p ?y }"})
+        assert len(cache) == 2  # volatile query skipped; oldest entry evicted
+        assert all("NOW()" not in key[0] for key in cache)
+        bad = await http.get("/sparql", params={"query": "SELECT ?x WHERE {"})
+        assert bad.status_code == 400 and all(key[0] != "SELECT ?x WHERE {" for key in cache)

@@ -71,7 +71,7 @@ def test_run_records_conforming_checks_and_reports(server: PageServer, tmp_path:
     rows = {row.url.rsplit("/", 1)[1]: row for row in source_check_rows(ds, SYSTEM)}
     assert rows["all"].result == "names system, part and count"
     assert rows["all"].found == "Testvendor TX100 SXM 80GB · counts: 2288"
-    assert rows["all"].source == "127.0.0.1" and rows["all"].checked == dt.datetime.now(dt.timezone.utc).date()
+    assert rows["all"].source == "127.0.0.1" and rows["all"].checked == dt.datetime.now(dt.UTC).date()
     assert rows["nocount"].result == "names system and part"
     assert rows["missing"].result == "unreachable (404)"
     assert rows["to-private"].result == "unreachable (refused: private address 10.0.0.1)"
@@ -88,7 +88,7 @@ def test_interrupted_run_resumes_without_refetching(server: PageServer, tmp_path
     data = write_data(tmp_path / "data.ttl", server.base, routes)
     out = tmp_path / "checks.ttl"
     wanted = targets(_load(data))
-    started = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    started = dt.datetime.now(dt.UTC).replace(microsecond=0)
     done: list[str] = []
 
     def stop_after_two(url: str, checks: object) -> None:
@@ -148,7 +148,9 @@ def test_cli_verify_dry_run_then_run(server: PageServer, tmp_path: Path) -> None
 def test_cli_refuses_to_overwrite_a_curated_file(tmp_path: Path) -> None:
     data = write_data(tmp_path / "data.ttl", "http://127.0.0.1:9", ["/all"])
     before = data.read_bytes()
-    result = CliRunner().invoke(main, ["verify", "--data", str(data), "--system", "testseren", "-o", str(data)])
+    result = CliRunner().invoke(
+        main, ["verify", "--data", str(data), "--system", "testseren", "-o", str(data)]
+    )
     assert result.exit_code == 1
     assert "not a source check" in result.output
     assert data.read_bytes() == before

@@ -78,6 +78,7 @@ class Candidate:
     country: str | None = None
     operators: frozenset[URIRef] = frozenset()
     owner_words: frozenset[str] = frozenset()
+    last_listed: str = ""  # latest hk:LastListed date, for TOP500 systems
 
 
 @dataclass(frozen=True)
@@ -148,11 +149,19 @@ def candidates_from(ds: Dataset) -> list[Candidate]:
         operators[r["s"].value].add(URIRef(r["o"].value))
         if "l" in r:
             words[r["s"].value] |= name_tokens(r["l"].value)
-    for r in ds.select(
-        """SELECT ?s ?l WHERE { { ?s hk:site ?site } UNION { ?c hk:system ?s ; hk:site ?site }
-                                ?site rdfs:label ?l }"""
+    # Where the system is, as its sources name it: TOP500's "Site" is a location text.
+    for query in (
+        "SELECT ?s ?l WHERE { ?c a hk:LocationClaim ; hk:system ?s ; hk:locationText ?l }",
+        "SELECT ?s ?l WHERE { ?s a hk:System ; hk:site ?site . ?site rdfs:label ?l }",
+        "SELECT ?s ?l WHERE { ?c a hk:LocationClaim ; hk:system ?s ; hk:site ?site . ?site rdfs:label ?l }",
     ):
-        words[r["s"].value] |= name_tokens(r["l"].value)
+        for r in ds.select(query):
+            words[r["s"].value] |= name_tokens(r["l"].value)
+    last: dict[str, str] = {}
+    for r in ds.select(
+        "SELECT ?s (MAX(STR(?d)) AS ?last) WHERE { ?e hk:eventKind hk:LastListed ; hk:system ?s ; hk:date ?d } GROUP BY ?s"
+    ):
+        last[r["s"].value] = r["last"].value
     return [
         Candidate(
             URIRef(s),
@@ -161,6 +170,7 @@ def candidates_from(ds: Dataset) -> list[Candidate]:
             countries.get(s),
             frozenset(operators.get(s, ())),
             frozenset(words.get(s, ())),
+            last.get(s, ""),
         )
         for s, ls in sorted(labels.items())
     ]
@@ -265,6 +275,8 @@ def _match(
                 continue
             if record.country and cand.country and record.country != cand.country:
                 continue
+            if _too_late(record.date, cand.last_listed):
+                continue  # the system left the TOP500 list years before this cluster ran
             if _numbers(tokens) - _numbers(_all_words(cand)):
                 continue  # "SuperCluster 2" is not "SuperCluster": a number names another machine
             same_owner = bool(set(record.owners) & cand.operators) or bool(owner_words & cand.owner_words)
@@ -272,6 +284,13 @@ def _match(
                 seen.add(cand.iri)
                 out.append((cand, f"same name and owner ({' '.join(sorted(words))})"))
     return out
+
+
+def _too_late(started: str, last_listed: str) -> bool:
+    """True when a cluster started more than a year after the system was last listed."""
+    if len(started) < 4 or len(last_listed) < 4 or not (started[:4].isdigit() and last_listed[:4].isdigit()):
+        return False
+    return int(started[:4]) > int(last_listed[:4]) + 1
 
 
 def _numbers(words: Iterable[str]) -> set[str]:

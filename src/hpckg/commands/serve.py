@@ -30,6 +30,14 @@ from ._common import data_option, load, store_option
 @click.option(
     "--workers", default=4, show_default=True, type=click.IntRange(min=1), help="Query worker threads."
 )
+@click.option(
+    "--cache",
+    "cache_size",
+    default=256,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Responses kept for repeated identical requests (the graph is read-only); 0 turns caching off.",
+)
 @store_option
 @data_option
 def command(
@@ -38,6 +46,7 @@ def command(
     timeout: float,
     max_rows: int,
     workers: int,
+    cache_size: int,
     store_dir: Path | None,
     data: tuple[Path, ...],
 ) -> None:
@@ -56,7 +65,9 @@ def command(
     import uvicorn
 
     dataset = load(data, store_dir)
-    app = create_app(dataset, ServerConfig(timeout=timeout, max_rows=max_rows, workers=workers))
+    app = create_app(
+        dataset, ServerConfig(timeout=timeout, max_rows=max_rows, workers=workers, cache_size=cache_size)
+    )
     shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"Serving {dataset.triple_count()} triples read-only at http://{shown}:{port}/sparql", err=True

@@ -16,10 +16,11 @@ from ._common import data_option
 @click.option("--inference", is_flag=True, help="Add the OWL RL closure of the ontology and entities (owlrl) first.")
 @click.option(
     "--engine",
-    type=click.Choice(["hybrid", "pyshacl"]),
-    default="hybrid",
+    type=click.Choice(["fast", "hybrid", "pyshacl"]),
+    default="fast",
     show_default=True,
-    help="hybrid runs SHACL-SPARQL constraints on pyoxigraph; pyshacl runs everything in pyshacl.",
+    help="fast compiles the shapes to SPARQL on pyoxigraph; pyshacl is the reference; "
+    "hybrid runs pyshacl for core shapes and pyoxigraph for SHACL-SPARQL.",
 )
 def command(data: tuple[Path, ...], inference: bool, engine: str) -> None:
     """Validate the graph against ontology/shapes.ttl; exit 1 on violations."""

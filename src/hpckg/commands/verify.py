@@ -21,37 +21,79 @@ __all__ = ["command"]
 
 def _since(value: str | None) -> dt.datetime:
     if value is None:
-        today = dt.datetime.now(dt.timezone.utc).date()
-        return dt.datetime.combine(today, dt.time(), dt.timezone.utc)
+        today = dt.datetime.now(dt.UTC).date()
+        return dt.datetime.combine(today, dt.time(), dt.UTC)
     try:
         day = dt.date.fromisoformat(value)
     except ValueError:
         raise UsageError(f"--since {value!r} is not a date (YYYY-MM-DD)") from None
-    return dt.datetime.combine(day, dt.time(), dt.timezone.utc)
+    return dt.datetime.combine(day, dt.time(), dt.UTC)
 
 
 @click.command()
 @data_option
 @store_option
-@click.option("--system", "systems", multiple=True, metavar="S",
-              help="Only this system (IRI, system:slug or slug); repeatable.")
-@click.option("--since", metavar="DATE", default=None,
-              help="Keep checks recorded on or after DATE and fetch only the rest (default: today, so a rerun resumes).")
-@click.option("--concurrency", type=click.IntRange(1, 256), default=16, show_default=True,
-              help="Requests in flight at once.")
-@click.option("--per-host", type=click.IntRange(1, 64), default=4, show_default=True,
-              help="Requests in flight to one host.")
-@click.option("--timeout", type=click.FloatRange(0.1, 600), default=15.0, show_default=True,
-              help="Connect and read timeout of each request, in seconds.")
-@click.option("--max-time", type=click.FloatRange(0.1, 3600), default=60.0, show_default=True,
-              help="Total time allowed per URL, retries and redirects included, in seconds.")
-@click.option("--max-bytes", type=click.IntRange(1024), default=10_000_000, show_default=True,
-              help="Read at most this many bytes of a page.")
+@click.option(
+    "--system",
+    "systems",
+    multiple=True,
+    metavar="S",
+    help="Only this system (IRI, system:slug or slug); repeatable.",
+)
+@click.option(
+    "--since",
+    metavar="DATE",
+    default=None,
+    help="Keep checks recorded on or after DATE and fetch only the rest (default: today: a rerun resumes).",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 256),
+    default=16,
+    show_default=True,
+    help="Requests in flight at once.",
+)
+@click.option(
+    "--per-host",
+    type=click.IntRange(1, 64),
+    default=4,
+    show_default=True,
+    help="Requests in flight to one host.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1, 600),
+    default=15.0,
+    show_default=True,
+    help="Connect and read timeout of each request, in seconds.",
+)
+@click.option(
+    "--max-time",
+    type=click.FloatRange(0.1, 3600),
+    default=60.0,
+    show_default=True,
+    help="Total time allowed per URL, retries and redirects included, in seconds.",
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(1024),
+    default=10_000_000,
+    show_default=True,
+    help="Read at most this many bytes of a page.",
+)
 @click.option("--dry-run", is_flag=True, help="List what would be fetched and stop.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Checks file to update (default: graph/source-checks.ttl).")
-@click.option("--allow-loopback", is_flag=True,
-              help="Allow 127.0.0.0/8 and ::1 (for local testing only; other private addresses stay refused).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Checks file to update (default: graph/source-checks.ttl).",
+)
+@click.option(
+    "--allow-loopback",
+    is_flag=True,
+    help="Allow 127.0.0.0/8 and ::1 (for local testing only; other private addresses stay refused).",
+)
 def command(
     data: tuple[Path, ...],
     store_dir: Path | None,
@@ -83,11 +125,24 @@ def command(
             chosen.append(iri)
     todo_targets = targets(ds, chosen)
     out = output or ds.root / "graph" / "source-checks.ttl"
-    config = FetchConfig(timeout=timeout, max_time=max_time, max_bytes=max_bytes, concurrency=concurrency,
-                         per_host=per_host, allow_loopback=allow_loopback)
+    config = FetchConfig(
+        timeout=timeout,
+        max_time=max_time,
+        max_bytes=max_bytes,
+        concurrency=concurrency,
+        per_host=per_host,
+        allow_loopback=allow_loopback,
+    )
     console = Console(stderr=True)
-    progress = Progress(TextColumn("[bold]verify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("{task.fields[last]}"), console=console, transient=True)
+    progress = Progress(
+        TextColumn("[bold]verify"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[last]}"),
+        console=console,
+        transient=True,
+    )
     task = None
 
     if dry_run:
@@ -99,7 +154,9 @@ def command(
             click.echo(url)
             for target in pairs:
                 click.echo(f"  {target.system}  ({len(target.terms)} terms)")
-        click.echo(f"{len(todo.urls)} URLs, {todo.pairs} pairs to check; {todo.skipped} pairs already checked")
+        click.echo(
+            f"{len(todo.urls)} URLs, {todo.pairs} pairs to check; {todo.skipped} pairs already checked"
+        )
         return
 
     def on_plan(todo: Plan) -> None:

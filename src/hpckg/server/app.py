@@ -21,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -63,6 +65,14 @@ class ServerConfig:
     timeout: float = 10.0
     max_rows: int = 10_000
     workers: int = 4
+    cache_size: int = 256
+
+
+# Results of queries calling these differ from run to run, so they are never cached.
+_VOLATILE = re.compile(r"\b(NOW|RAND|UUID|STRUUID|BNODE|SERVICE)\b", re.IGNORECASE)
+_CACHEABLE_BYTES = 1_000_000
+# (HTTP status, body, content type) of one answered query.
+Reply = tuple[int, bytes, str]
 
 
 def _choose(kind: str, fmt: str | None, accept: str | None) -> MediaType:
@@ -93,6 +103,9 @@ class Endpoint:
         self.config = config
         self.saved = {q.name: q for q in saved}
         self.pool = ThreadPoolExecutor(config.workers, thread_name_prefix="hpckg-query")
+        # The store never changes while served, so a repeated request can reuse its bytes.
+        self.cache: OrderedDict[tuple[Any, ...], Reply] = OrderedDict()
+        self.inflight: dict[tuple[Any, ...], asyncio.Future[Reply]] = {}
 
     async def answer(
         self,
@@ -103,6 +116,35 @@ class Endpoint:
         default_graphs: Sequence[str] = (),
         named_graphs: Sequence[str] = (),
     ) -> Response:
+        """Run a query and answer it; identical requests share one run and then the cache."""
+        key = (text, fmt, accept, tuple(default_graphs), tuple(named_graphs))
+        reply = self.cache.get(key)
+        if reply is not None:
+            self.cache.move_to_end(key)
+        else:
+            task = self.inflight.get(key)
+            if task is None:
+                task = asyncio.ensure_future(self._compute(text, fmt, accept, default_graphs, named_graphs))
+                self.inflight[key] = task
+                task.add_done_callback(lambda _: self.inflight.pop(key, None))
+            # shield: one client hanging up must not cancel the run the others wait on.
+            reply = await asyncio.shield(task)
+            cacheable = reply[0] == 200 and len(reply[1]) <= _CACHEABLE_BYTES and not _VOLATILE.search(text)
+            if self.config.cache_size and cacheable:
+                self.cache[key] = reply
+                if len(self.cache) > self.config.cache_size:
+                    self.cache.popitem(last=False)
+        status, body, content_type = reply
+        return Response(body, status_code=status, media_type=content_type, headers={"Vary": "Accept"})
+
+    async def _compute(
+        self,
+        text: str,
+        fmt: str | None,
+        accept: str | None,
+        default_graphs: Sequence[str],
+        named_graphs: Sequence[str],
+    ) -> Reply:
         deadline = time.monotonic() + self.config.timeout
 
         def work() -> tuple[bytes, MediaType]:
@@ -121,18 +163,18 @@ class Endpoint:
         try:
             body, media = await asyncio.wait_for(future, self.config.timeout)
         except (TimeoutError, QueryTimeout):
-            return _error(503, f"query timed out after {self.config.timeout:g} s (the server's limit)")
+            return _failure(503, f"query timed out after {self.config.timeout:g} s (the server's limit)")
         except SyntaxError as error:
             if looks_like_update(text):
-                return _error(403, READ_ONLY)
-            return _error(400, f"SPARQL syntax error: {error}")
+                return _failure(403, READ_ONLY)
+            return _failure(400, f"SPARQL syntax error: {error}")
         except RowCapExceeded as error:
-            return _error(422, str(error))
+            return _failure(422, str(error))
         except QueryFailed as error:
-            return _error(400, f"query failed: {error}")
+            return _failure(400, f"query failed: {error}")
         except ProtocolError as error:
-            return _error(error.status, error.message)
-        return Response(body, media_type=media.content_type, headers={"Vary": "Accept"})
+            return _failure(error.status, error.message)
+        return 200, body, media.content_type
 
     async def sparql(self, request: Request) -> Response:
         try:
@@ -201,6 +243,10 @@ def _describe(query: SavedQuery) -> dict[str, Any]:
         "url": f"queries/{query.name}",
         "text": query.text,
     }
+
+
+def _failure(status: int, message: str) -> Reply:
+    return status, (message.replace("\n", " ") + "\n").encode("utf-8"), "text/plain; charset=utf-8"
 
 
 def _error(status: int, message: str) -> Response:

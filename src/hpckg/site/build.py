@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from ..errors import UsageError
 from ..profile import system_profile
@@ -49,9 +50,16 @@ class SiteSummary:
     families: int
 
 
+def http_url(value: object) -> str:
+    """The value when it is an http(s) URL, else ``""``: escaping alone would still let a
+    ``javascript:`` URL from the data run when clicked."""
+    text = str(value or "")
+    return text if text.lower().startswith(("http://", "https://")) else ""
+
+
 def environment() -> Environment:
     """The Jinja2 environment: autoescape always on, undefined names are errors."""
-    return Environment(
+    env = Environment(
         loader=PackageLoader("hpckg", "templates"),
         autoescape=True,
         undefined=StrictUndefined,
@@ -59,6 +67,8 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["http_url"] = http_url
+    return env
 
 
 def coverage_line(ds: Dataset) -> str:
@@ -194,7 +204,9 @@ def render_into(ds: Dataset, folder: Path, as_of: dt.date | None = None) -> Site
             system_tpl.render(
                 title=profile.label, root="../", crumbs=crumbs, pages=pages, p=profile, slug=slug,
                 perf=profile.performance.display(), coverage_line=cover,
-                jsonld=script_json(json_ld(profile)), checked=checked.isoformat() if checked else "",
+                # script_json leaves no < > & in the text, so it is safe inside <script>.
+                jsonld=Markup(script_json(json_ld(profile))),
+                checked=checked.isoformat() if checked else "",
             ),
         )
         out.write(f"systems/{slug}.ttl", system_turtle(ds, iri))

@@ -19,6 +19,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Found", "Page", "fold"]
 
@@ -34,7 +35,17 @@ def fold(text: str) -> str:
 
 def _spaced(text: str) -> bool:
     """Whether the script separates words with spaces (CJK text does not)."""
-    return not any("\u2e80" <= ch <= "\ua4cf" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff" for ch in text)
+    return not any(
+        "\u2e80" <= ch <= "\ua4cf" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff" for ch in text
+    )
+
+
+@lru_cache(maxsize=4096)
+def _ascii_pattern(key: str, plural: bool) -> re.Pattern[str]:
+    """``key``'s letters with any non-alphanumerics between them, on word boundaries."""
+    body = r"[\W_]*".join(re.escape(ch) for ch in key)
+    tail = r"(?:[\W_]*s)?" if plural else ""
+    return re.compile(rf"(?<![A-Za-z0-9]){body}{tail}(?![A-Za-z0-9])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -56,16 +67,22 @@ class Page:
         self._cum: list[int] = []  # offset of each run in the folded string
         self._lengths: list[int] = []
         at = 0
-        for run in _RUN.finditer(text):
-            piece = unicodedata.normalize("NFKC", run.group()).casefold()
-            pieces.append(piece)
-            self._origin.append(run.start())
-            self._cum.append(at)
-            self._lengths.append(len(run.group()))
-            at += len(piece)
-        self.folded = "".join(pieces)
+        # ASCII pages (the common case) are searched with one regex per term instead.
+        self._ascii = text.isascii()
+        if not self._ascii:
+            for run in _RUN.finditer(text):
+                piece = unicodedata.normalize("NFKC", run.group()).casefold()
+                pieces.append(piece)
+                self._origin.append(run.start())
+                self._cum.append(at)
+                self._lengths.append(len(run.group()))
+                at += len(piece)
+            self.folded = "".join(pieces)
+            self._ends = {c + len(p) for c, p in zip(self._cum, pieces, strict=True)}
+        else:
+            self.folded = ""
+            self._ends = set()
         self._starts = set(self._cum)
-        self._ends = {c + len(p) for c, p in zip(self._cum, pieces, strict=True)}
 
     def _page_offset(self, folded_at: int, end: bool = False) -> int:
         index = max(0, bisect_right(self._cum, folded_at - (1 if end else 0)) - 1)
@@ -75,14 +92,28 @@ class Page:
     def find(self, term: str, plural: bool = False) -> Found | None:
         """The first place the page names ``term`` on word boundaries, or ``None``."""
         key = fold(term)
-        if not key or not self.folded:
+        if not key:
+            return None
+        if self._ascii:
+            if not key.isascii():
+                return None
+            hit = _ascii_pattern(key, plural and _spaced(term)).search(self.text)
+            return self._found(hit.start(), hit.end()) if hit else None
+        if not self.folded:
             return None
         bounded = _spaced(term)
         at = self.folded.find(key)
         while at >= 0:
             end = at + len(key)
-            if not bounded or at in self._starts and (
-                end in self._ends or plural and self.folded[end : end + 1] == "s" and end + 1 in self._ends
+            if (
+                not bounded
+                or at in self._starts
+                and (
+                    end in self._ends
+                    or plural
+                    and self.folded[end : end + 1] == "s"
+                    and end + 1 in self._ends
+                )
             ):
                 return self._found(self._page_offset(at), self._page_offset(end, end=True))
             at = self.folded.find(key, at + 1)

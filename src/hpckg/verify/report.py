@@ -60,7 +60,8 @@ class Coverage:
     checked_systems: int = 0
 
     def line(self) -> str:
-        """``"N of M systems have a readable citation that names them; K are weakly sourced; L citations are unreachable"``."""
+        """The seed's summary: ``"N of M systems have a readable citation that names them;
+        K are weakly sourced; L citations are unreachable"``."""
         return (
             f"{self.named} of {self.systems} systems have a readable citation that names them; "
             f"{self.weak} are weakly sourced; {self.unreachable} citations are unreachable"
@@ -119,7 +120,9 @@ def result_text(
         if error:
             return f"unreachable ({error.split(';')[0].strip()[:60]})"
         return f"unreachable ({http_status if http_status is not None else 'no response'})"
-    named = [w for w, flag in (("system", names_system), ("part", names_part), ("count", names_count)) if flag]
+    named = [
+        w for w, flag in (("system", names_system), ("part", names_part), ("count", names_count)) if flag
+    ]
     if not named:
         return "names none of the terms"
     text = "names " + _join(named)

@@ -86,7 +86,9 @@ def match_terms(pages: Sequence[Page], terms: Iterable[Term]) -> tuple[TermCheck
         for page in pages:
             for variant in term.variants:
                 found = (
-                    page.find_count(int(variant)) if term.kind == "count" else page.find(variant, term.kind == "part")
+                    page.find_count(int(variant))
+                    if term.kind == "count"
+                    else page.find(variant, term.kind == "part")
                 )
                 if found:
                     break
@@ -109,7 +111,7 @@ async def _read(result: FetchResult) -> tuple[Page | None, str | None, str | Non
 
 
 def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
 
 
 async def check_url(
@@ -117,7 +119,10 @@ async def check_url(
 ) -> list[SourceCheck]:
     """Fetch one URL and produce the checks of every pair citing it."""
     previous = [store.get(*t.pair) for t in targets]
-    same = all(p is not None and p.reachable and p.term_set() == t.term_set() for p, t in zip(previous, targets))
+    same = all(
+        p is not None and p.reachable and p.term_set() == t.term_set()
+        for p, t in zip(previous, targets, strict=False)
+    )
     first = previous[0] if same else None
     etag = first.etag if first else None
     modified = first.last_modified if first else None
@@ -136,9 +141,16 @@ async def check_url(
     checks = []
     for target in targets:
         check = SourceCheck(
-            target.citation, target.system, at, reachable=result.ok, http_status=result.status,
-            final_url=result.final_url, content_type=result.content_type, error=error,
-            etag=result.etag, last_modified=result.last_modified,
+            target.citation,
+            target.system,
+            at,
+            reachable=result.ok,
+            http_status=result.status,
+            final_url=result.final_url,
+            content_type=result.content_type,
+            error=error,
+            etag=result.etag,
+            last_modified=result.last_modified,
         )
         checks.append(check.with_terms(match_terms(pages, target.terms)) if result.ok else check)
     if pdf_link and result.final_url and any(not all(t.found for t in c.terms) for c in checks):
@@ -147,7 +159,12 @@ async def check_url(
 
 
 async def _with_linked_pdf(
-    fetcher: Fetcher, base: str, link: str, targets: list[Target], pages: list[Page], checks: list[SourceCheck]
+    fetcher: Fetcher,
+    base: str,
+    link: str,
+    targets: list[Target],
+    pages: list[Page],
+    checks: list[SourceCheck],
 ) -> list[SourceCheck]:
     """Read the full text a landing page links to (``citation_pdf_url``, as arXiv gives)."""
     try:

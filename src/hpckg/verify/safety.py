@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+import ssl
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -98,7 +99,9 @@ class UrlPolicy:
         except (httpx.InvalidURL, TypeError, ValueError) as error:
             raise RefusedURL(f"invalid URL ({error})", url) from None
         if parsed.scheme not in self.schemes:
-            raise RefusedURL(f"scheme {parsed.scheme or '(none)'!r} is not allowed (http and https only)", url)
+            raise RefusedURL(
+                f"scheme {parsed.scheme or '(none)'!r} is not allowed (http and https only)", url
+            )
         if not parsed.host:
             raise RefusedURL("URL has no host", url)
         if parsed.userinfo:
@@ -161,7 +164,7 @@ async def checked_addresses(url: str, policy: UrlPolicy, resolver: Resolver) -> 
     port = parsed.port or (443 if parsed.scheme == "https" else 80)
     try:
         addresses = await resolver.resolve(parsed.host, port)
-    except (OSError, asyncio.TimeoutError) as error:
+    except (TimeoutError, OSError) as error:
         raise RefusedURL(f"cannot resolve host {parsed.host} ({error or 'timeout'})", url) from None
     return policy.check_addresses(url, addresses)
 
@@ -169,7 +172,9 @@ async def checked_addresses(url: str, policy: UrlPolicy, resolver: Resolver) -> 
 class PinnedBackend(httpcore.AsyncNetworkBackend):
     """Resolves and checks at connect time, then connects to the checked address itself."""
 
-    def __init__(self, policy: UrlPolicy, resolver: Resolver, inner: httpcore.AsyncNetworkBackend | None = None):
+    def __init__(
+        self, policy: UrlPolicy, resolver: Resolver, inner: httpcore.AsyncNetworkBackend | None = None
+    ):
         self.policy = policy
         self.resolver = resolver
         self.inner = inner or httpcore.AnyIOBackend()
@@ -185,7 +190,7 @@ class PinnedBackend(httpcore.AsyncNetworkBackend):
         where = f"{host}:{port}"
         try:
             addresses = await self.resolver.resolve(host, port)
-        except (OSError, asyncio.TimeoutError) as error:
+        except (TimeoutError, OSError) as error:
             raise httpcore.ConnectError(f"cannot resolve {host}: {error or 'timeout'}") from None
         self.policy.check_addresses(where, addresses)
         last: Exception | None = None
@@ -235,7 +240,7 @@ class ShardedTransport(httpx.AsyncBaseTransport):
                 done = True
                 self.busy[index] -= 1
 
-        response.stream = _ReleasingStream(stream, release)  # type: ignore[arg-type]
+        response.stream = _ReleasingStream(stream, release)
         return response
 
     async def aclose(self) -> None:
@@ -264,12 +269,14 @@ class _ReleasingStream(httpx.AsyncByteStream):
 _SHARD_SIZE = 8
 
 
-def _pinned_pool(policy: UrlPolicy, resolver: Resolver, connections: int) -> httpx.AsyncHTTPTransport:
-    transport = httpx.AsyncHTTPTransport(trust_env=False)
+def _pinned_pool(
+    policy: UrlPolicy, resolver: Resolver, connections: int, ssl_context: ssl.SSLContext
+) -> httpx.AsyncHTTPTransport:
+    transport = httpx.AsyncHTTPTransport(verify=ssl_context, trust_env=False)
     # httpx has no public hook for the network backend, so the pool is rebuilt
     # with the same settings; tests pin that connections go through the backend.
     transport._pool = httpcore.AsyncConnectionPool(
-        ssl_context=httpx.create_ssl_context(trust_env=False),
+        ssl_context=ssl_context,
         max_connections=connections,
         max_keepalive_connections=connections,
         keepalive_expiry=5.0,
@@ -286,8 +293,9 @@ def make_transport(policy: UrlPolicy, resolver: Resolver, connections: int) -> h
     ``trust_env=False``: a proxy from the environment would connect on our behalf
     to addresses we never checked.
     """
+    context = httpx.create_ssl_context(trust_env=False)  # loading CA certificates is slow: once
     shards = max(1, -(-connections // _SHARD_SIZE))
     if shards == 1:
-        return _pinned_pool(policy, resolver, connections)
+        return _pinned_pool(policy, resolver, connections, context)
     size = -(-connections // shards)
-    return ShardedTransport([_pinned_pool(policy, resolver, size) for _ in range(shards)])
+    return ShardedTransport([_pinned_pool(policy, resolver, size, context) for _ in range(shards)])

@@ -50,10 +50,45 @@ SELECT DISTINCT ?citation ?system ?quantity WHERE {
 """
 
 # Vendor words a part label may start with when the graph does not name the designer.
-_VENDORS = {"nvidia", "amd", "intel", "ibm", "hpe", "cray", "mellanox", "fujitsu", "arm", "huawei", "nec",
-            "sunway", "hygon", "ampere", "google", "aws", "amazon", "microsoft", "graphcore", "cerebras", "sambanova",
-            "marvell", "broadcom", "cisco", "ddn", "lenovo", "dell", "supermicro", "inspur", "sugon", "atos", "bull",
-            "eviden", "sgi", "penguin", "habana", "xilinx"}
+_VENDORS = {
+    "nvidia",
+    "amd",
+    "intel",
+    "ibm",
+    "hpe",
+    "cray",
+    "mellanox",
+    "fujitsu",
+    "arm",
+    "huawei",
+    "nec",
+    "sunway",
+    "hygon",
+    "ampere",
+    "google",
+    "aws",
+    "amazon",
+    "microsoft",
+    "graphcore",
+    "cerebras",
+    "sambanova",
+    "marvell",
+    "broadcom",
+    "cisco",
+    "ddn",
+    "lenovo",
+    "dell",
+    "supermicro",
+    "inspur",
+    "sugon",
+    "atos",
+    "bull",
+    "eviden",
+    "sgi",
+    "penguin",
+    "habana",
+    "xilinx",
+}
 _UNIT = re.compile(r"^\d+(\.\d+)?(gb|tb|mb|c|ghz|mhz|w|kw|rd|th|st|nd|x|gbps|gb/s|nm)$", re.IGNORECASE)
 
 
@@ -107,7 +142,12 @@ def system_variants(label: str) -> tuple[str, ...]:
 def _model_code(words: list[str]) -> str | None:
     """The first model-number-like word ("A100", "MI250X", "POWER9"), not a size or a clock."""
     for word in words:
-        if len(word) >= 3 and re.search(r"[A-Za-z]", word) and re.search(r"\d", word) and not _UNIT.match(word):
+        if (
+            len(word) >= 3
+            and re.search(r"[A-Za-z]", word)
+            and re.search(r"\d", word)
+            and not _UNIT.match(word)
+        ):
             return word
     return None
 
@@ -160,18 +200,19 @@ def targets(ds: Dataset, systems: Iterable[str] | None = None) -> list[Target]:
             continue
         urls.setdefault(citation, row["url"].value)
         by_pair.setdefault((citation, system), {"part": [], "count": []})
+    pair: tuple[str, str]
     for row in ds.select(_PARTS):
-        key = (row["citation"].value, row["system"].value)
-        if key in by_pair and row["part"].value not in by_pair[key]["part"]:
-            by_pair[key]["part"].append(row["part"].value)
+        pair = (row["citation"].value, row["system"].value)
+        if pair in by_pair and row["part"].value not in by_pair[pair]["part"]:
+            by_pair[pair]["part"].append(row["part"].value)
     for row in ds.select(_COUNTS):
-        key = (row["citation"].value, row["system"].value)
+        pair = (row["citation"].value, row["system"].value)
         try:
             quantity = int(float(row["quantity"].value))
         except ValueError:
             continue
-        if key in by_pair and quantity > 0 and quantity not in by_pair[key]["count"]:
-            by_pair[key]["count"].append(quantity)
+        if pair in by_pair and quantity > 0 and quantity not in by_pair[pair]["count"]:
+            by_pair[pair]["count"].append(quantity)
     out = []
     for (citation, system), found in sorted(by_pair.items()):
         terms: list[Term] = []

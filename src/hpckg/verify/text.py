@@ -21,17 +21,55 @@ __all__ = ["Document", "TextError", "decode", "extract", "html_to_text", "pdf_to
 
 _SKIP = {"script", "style", "noscript", "template", "iframe", "object", "embed", "canvas", "svg", "math"}
 _BLOCK = {
-    "p", "div", "br", "li", "ul", "ol", "tr", "td", "th", "table", "section", "article", "header",
-    "footer", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "dd", "dt", "dl", "title",
-    "figcaption", "caption", "main", "nav", "aside", "hr",
+    "p",
+    "div",
+    "br",
+    "li",
+    "ul",
+    "ol",
+    "tr",
+    "td",
+    "th",
+    "table",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "pre",
+    "blockquote",
+    "dd",
+    "dt",
+    "dl",
+    "title",
+    "figcaption",
+    "caption",
+    "main",
+    "nav",
+    "aside",
+    "hr",
 }
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _HEADER_CHARSET = re.compile(r"""charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 # WHATWG: labels a browser decodes with a wider encoding than the name says.
-_WIDER = {"gb2312": "gb18030", "gbk": "gb18030", "iso-8859-1": "windows-1252", "latin1": "windows-1252",
-          "latin-1": "windows-1252", "us-ascii": "windows-1252", "ascii": "windows-1252",
-          "iso8859-1": "windows-1252", "x-sjis": "shift_jis", "ks_c_5601-1987": "euc-kr"}
+_WIDER = {
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "iso-8859-1": "windows-1252",
+    "latin1": "windows-1252",
+    "latin-1": "windows-1252",
+    "us-ascii": "windows-1252",
+    "ascii": "windows-1252",
+    "iso8859-1": "windows-1252",
+    "x-sjis": "shift_jis",
+    "ks_c_5601-1987": "euc-kr",
+}
 _MAX_PDF_PAGES = 200
 
 
@@ -61,7 +99,11 @@ def _codec(label: str | None) -> str | None:
 
 def decode(body: bytes, content_type: str | None = None, sniff_meta: bool = False) -> tuple[str, str]:
     """Decode ``body``; returns the text and the codec used."""
-    for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+    for bom, name in (
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
         if body.startswith(bom):
             return body.decode(name, errors="replace"), name
     declared = None
@@ -108,7 +150,7 @@ class _Visible(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in self.skip:
             # Drop everything opened after it too: authors forget closing tags.
-            del self.skip[len(self.skip) - 1 - self.skip[::-1].index(tag):]
+            del self.skip[len(self.skip) - 1 - self.skip[::-1].index(tag) :]
         if tag in _BLOCK:
             self.parts.append("\n")
 
