@@ -65,6 +65,20 @@ def _mask(text: str) -> str:
     return "".join(out)
 
 
+def _first_brace(masked: str, start: int) -> int:
+    """The first ``{`` at parenthesis depth 0 from ``start`` (skips ``(EXISTS {...} AS ?x)``)."""
+    depth = 0
+    for i in range(start, len(masked)):
+        c = masked[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "{" and depth == 0:
+            return i
+    raise QueryError("the query has no group pattern to bind parameters in")
+
+
 def _group_start(text: str) -> int:
     """Index just after the ``{`` that opens the outermost group pattern."""
     masked = _mask(text)
@@ -73,19 +87,18 @@ def _group_start(text: str) -> int:
         raise QueryError("not a SPARQL query (no SELECT, CONSTRUCT, ASK or DESCRIBE)")
     i = form.end()
     if form.group(1).upper() == "CONSTRUCT":
-        where = re.compile(r"\bWHERE\b", re.IGNORECASE).match(masked[i:].lstrip())
-        if not where:
-            brace = masked.find("{", i)
-            depth = 0
-            for j in range(brace, len(masked)):
-                depth += {"{": 1, "}": -1}.get(masked[j], 0)
-                if depth == 0:
-                    i = j + 1
-                    break
-    brace = masked.find("{", i)
-    if brace < 0:
-        raise QueryError("the query has no group pattern to bind parameters in")
-    return brace + 1
+        if re.match(r"\s*WHERE\b", masked[i:], re.IGNORECASE):
+            raise QueryError(
+                "parameters cannot be bound in the CONSTRUCT WHERE short form; "
+                "write CONSTRUCT { template } WHERE { pattern }"
+            )
+        depth = 0
+        for j in range(_first_brace(masked, i), len(masked)):
+            depth += {"{": 1, "}": -1}.get(masked[j], 0)
+            if depth == 0:
+                i = j + 1
+                break
+    return _first_brace(masked, i) + 1
 
 
 def bind_values(query: str, bindings: Mapping[str, Any]) -> str:
