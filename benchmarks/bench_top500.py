@@ -21,7 +21,7 @@ from hpckg.importers.top500 import import_top500, write_import
 from hpckg.queries import all_saved, run_query
 from hpckg.store import Dataset, find_root
 
-QUERY_PARAMS = {"top500-rank-history": {"system": "top500-179397"}}
+QUERY_PARAMS = {"top500-rank-history": {"system": "summit"}}
 
 
 def main() -> int:

@@ -67,7 +67,9 @@ def norm_name(text: str) -> str:
 
 
 # Words that carry no model information in part names ("NVIDIA Tesla V100").
-_PART_NOISE = {"nvidia", "amd", "intel", "tesla", "instinct", "ati", "gpu", "superchip", "the", "ibm"}
+_PART_NOISE = {
+    "nvidia", "amd", "intel", "tesla", "instinct", "ati", "gpu", "superchip", "the", "ibm", "mellanox", "hpe", "cray",
+}
 _FORM_FACTOR = re.compile(r"\b(sxm\d?|pcie|nvlink|hgx|dgx|oam|\d+w)\b")
 _MEMORY = re.compile(r"\b(\d+)\s*(?:g|gb|gib)\b")
 _HBM = re.compile(r"\bhbm\d?e?\b")

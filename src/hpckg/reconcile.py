@@ -68,6 +68,14 @@ _GENERIC = {
 }
 
 
+# Words too common in organization names to show two names mean the same owner.
+_OWNER_NOISE = {
+    "the", "of", "and", "for", "ai", "inc", "corporation", "corp", "ltd", "co", "university", "national",
+    "laboratory", "lab", "center", "centre", "research", "institute", "cloud", "group", "computing",
+    "supercomputing", "department", "us", "government", "technology", "systems",
+}
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A system already in the graph (curated or TOP500) that a cluster could be."""
@@ -266,7 +274,7 @@ def _match(
         if hits:
             return hits
     tokens = name_tokens(record.name)
-    owner_words = {w for name in record.owner_names for w in name_tokens(name)} - _GENERIC
+    owner_words = {w for name in record.owner_names for w in name_tokens(name)} - _OWNER_NOISE
     out: list[tuple[Candidate, str]] = []
     seen: set[URIRef] = set()
     for word in sorted(tokens):

@@ -1,13 +1,40 @@
-"""`hpckg conflicts` (being built)."""
+"""`hpckg conflicts`: list disagreements between sources about the same system.
+
+Runs the saved query ``conflicts`` (``queries/conflicts.rq``): same system, same
+metric / role / event / location, different values, no citation in common, with
+both values, both sources and both tiers.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-from ..errors import UsageError
+from ..queries import QueryResult, load_saved, run_query
+from ..results import FORMATS, format_result
+from ..store import Dataset
+from ._common import data_option, load, store_option
+
+__all__ = ["command", "find_conflicts"]
+
+
+def find_conflicts(ds: Dataset) -> QueryResult:
+    """Every disagreement in ``ds`` (columns as in ``queries/conflicts.rq``)."""
+    return run_query(ds, load_saved("conflicts", ds.root), {})
 
 
 @click.command()
-def command() -> None:
-    """Not available yet."""
-    raise UsageError("hpckg conflicts is not available yet")
+@data_option
+@store_option
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="Output format.")
+def command(data: tuple[Path, ...], store_dir: Path | None, fmt: str) -> None:
+    """List disagreements: two sources giving one system different values.
+
+    Each row has the system, what is disputed (a metric, a component count, an
+    event date, the status or the country), both values, both tiers and both
+    sources. Both claims stay in the graph; nothing is overwritten.
+    """
+    result = find_conflicts(load(data, store_dir))
+    click.echo(format_result(result, fmt), nl=False)

@@ -25,11 +25,11 @@ from decimal import Decimal
 import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
 
+from ..countries import country_code
 from ..namespaces import DCTERMS, HK, RDF, RDFS, SKOS, XSD, digest, id_iri, slugify
 from .epoch_parts import EpochNames
 from .epoch_rows import ClusterRow
 from .epoch_tiers import cap
-from ..countries import country_code
 
 __all__ = [
     "DATASET",

@@ -23,13 +23,13 @@ from ..catalogue import Catalogue
 from ..errors import DataError
 from ..io import atomic_write
 from ..store import Dataset
-from .top500_claims import ClaimBuilder
+from .top500_claims import ClaimBuilder, Existing
 from .top500_entries import Entry, Problem, parse_entries
 from .top500_identity import assign_systems
 from .top500_read import read_list
 from .top500_report import ImportReport
 
-__all__ = ["ImportResult", "command", "curated_system_ids", "import_top500", "write_import"]
+__all__ = ["ImportResult", "command", "curated_system_ids", "existing_facts", "import_top500", "write_import"]
 
 
 @dataclass
@@ -47,6 +47,20 @@ def curated_system_ids(ds: Dataset) -> dict[str, URIRef]:
     for row in sorted(rows, key=lambda r: (r["id"].value, r["s"].value)):
         found.setdefault(row["id"].value.strip(), URIRef(row["s"].value))
     return found
+
+
+def existing_facts(ds: Dataset) -> Existing:
+    """List editions, citations and per-list TOP500 facts the curated graph already has."""
+    existing = Existing()
+    for row in ds.select("SELECT ?n WHERE { { ?n a hk:ListEdition } UNION { ?n a hk:Citation } }"):
+        existing.nodes.add(row["n"].value)
+    for row in ds.select("SELECT ?n WHERE { ?n a hk:ListEdition ; hk:publishedOn ?d }"):
+        existing.published.add(row["n"].value)
+    for row in ds.select("SELECT ?s ?e ?m WHERE { ?c a hk:Measurement ; hk:system ?s ; hk:listEdition ?e ; hk:metric ?m }"):
+        existing.facts.add((row["s"].value, row["e"].value.rsplit("top500-", 1)[-1], row["m"].value))
+    for row in ds.select("SELECT ?s ?e WHERE { ?c a hk:RankingEntry ; hk:system ?s ; hk:listEdition ?e }"):
+        existing.facts.add((row["s"].value, row["e"].value.rsplit("top500-", 1)[-1], "rank"))
+    return existing
 
 
 def import_top500(paths: Sequence[str | Path], dataset: Dataset | None = None) -> ImportResult:
@@ -82,7 +96,7 @@ def import_top500(paths: Sequence[str | Path], dataset: Dataset | None = None) -
         raise DataError("no rows to import", paths[0] if paths else None)
     tracks, iris = assign_systems(entries, curated)
     editions = sorted(seen_editions)
-    builder = ClaimBuilder(catalogue, set(curated.values()), editions[0])
+    builder = ClaimBuilder(catalogue, set(curated.values()), editions[0], existing_facts(ds))
     for index in sorted(range(len(tracks)), key=lambda i: str(iris[i])):
         builder.add_track(tracks[index], iris[index], editions[-1])
     stats = builder.stats

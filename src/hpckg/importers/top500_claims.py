@@ -13,18 +13,41 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from rdflib import URIRef
 
 from ..catalogue import Catalogue
-from ..namespaces import DCTERMS, HK, RDF, RDFS, SKOS, XSD, digest, id_iri
+from ..namespaces import DCTERMS as _DCTERMS
+from ..namespaces import HK as _HK_NS
+from ..namespaces import RDF as _RDF
+from ..namespaces import RDFS as _RDFS
+from ..namespaces import SKOS as _SKOS
+from ..namespaces import XSD as _XSD
+from ..namespaces import digest, id_iri
 from .top500_countries import iso_country
 from .top500_entries import Entry
 from .top500_identity import Track
 from .top500_ntriples import Lit, TripleSet
 from .top500_units import METRICS, format_decimal
 
-__all__ = ["BuildStats", "ClaimBuilder", "edition_date", "edition_from_number", "list_iri", "list_url", "system_url"]
+__all__ = ["BuildStats", "ClaimBuilder", "Existing", "edition_date", "edition_from_number", "list_iri", "list_url", "system_url"]
+
+
+
+class _Terms:
+    """Namespace terms cached as attributes: rdflib's Namespace lookup is slow in hot loops."""
+
+    def __init__(self, namespace: Any) -> None:
+        self._namespace = namespace
+
+    def __getattr__(self, name: str) -> URIRef:
+        value = URIRef(self._namespace[name])
+        setattr(self, name, value)
+        return value
+
+
+HK, RDF, RDFS, SKOS, DCTERMS, XSD = (_Terms(n) for n in (_HK_NS, _RDF, _RDFS, _SKOS, _DCTERMS, _XSD))
 
 _MONTHS = {"06": "June", "11": "November"}
 _TOP500_LIST_URL = "https://www.top500.org/lists/top500/{year}/{month}/"
@@ -67,6 +90,15 @@ def system_url(system_id: str) -> str:
 
 
 @dataclass
+class Existing:
+    """Nodes and facts the curated graph already holds (see :func:`existing_from`)."""
+
+    nodes: set[str] = field(default_factory=set)  # list editions and citations
+    published: set[str] = field(default_factory=set)  # list editions with hk:publishedOn
+    facts: set[tuple[str, str, str]] = field(default_factory=set)  # (system, edition, metric IRI | "rank")
+
+
+@dataclass
 class _Supply:
     role: URIRef
     part: URIRef | None
@@ -87,8 +119,16 @@ class BuildStats:
 class ClaimBuilder:
     """Writes the triples of tracks of entries into a :class:`TripleSet`."""
 
-    def __init__(self, catalogue: Catalogue, curated: set[URIRef], earliest_edition: str) -> None:
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        curated: set[URIRef],
+        earliest_edition: str,
+        existing: Existing | None = None,
+    ) -> None:
         self.cat = catalogue
+        # What the curated graph already states: never restated, so nothing is duplicated.
+        self.existing = existing or Existing()
         # Rows of the earliest imported list may have appeared in older lists.
         self.earliest_edition = earliest_edition
         self.curated = curated
@@ -96,6 +136,7 @@ class ClaimBuilder:
         self.stats = BuildStats()
         self._editions: set[str] = set()
         self._system_citations: set[str] = set()
+        self._supply_cache: dict[tuple[object, ...], list[_Supply]] = {}
 
     # -- shared nodes -------------------------------------------------------------
 
@@ -105,21 +146,25 @@ class ClaimBuilder:
             self._editions.add(edition)
             year, month = edition.split("-")
             label = f"TOP500 list, {_MONTHS.get(month, month)} {year}"
-            self.out.add(node, RDF.type, HK.Citation)
-            self.out.add(node, HK.url, Lit(list_url(edition), XSD.anyURI))
-            self.out.add(node, DCTERMS.title, Lit(label))
-            self.out.add(node, DCTERMS.publisher, Lit("TOP500"))
-            self.out.add(node, HK.citationKind, HK.RankingList)
+            if node not in self.existing.nodes:
+                self.out.add(node, RDF.type, HK.Citation)
+                self.out.add(node, HK.url, Lit(list_url(edition), XSD.anyURI))
+                self.out.add(node, DCTERMS.title, Lit(label))
+                self.out.add(node, DCTERMS.publisher, Lit("TOP500"))
+                self.out.add(node, HK.citationKind, HK.RankingList)
             lst = list_iri(edition)
-            self.out.add(lst, RDF.type, HK.ListEdition)
-            self.out.add(lst, RDFS.label, Lit(label))
-            self.out.add(lst, HK.rankingName, Lit("TOP500"))
-            self.out.add(lst, HK.publishedOn, Lit(edition_date(edition).isoformat(), XSD.date))
+            if lst not in self.existing.nodes:
+                self.out.add(lst, RDF.type, HK.ListEdition)
+                self.out.add(lst, RDFS.label, Lit(f"TOP500 {_MONTHS.get(month, month)} {year}"))
+                self.out.add(lst, HK.rankingName, Lit("TOP500"))
+                self.out.add(lst, HK.date, Lit(edition, XSD.gYearMonth))
+            if lst not in self.existing.published:
+                self.out.add(lst, HK.publishedOn, Lit(edition_date(edition).isoformat(), XSD.date))
         return node
 
     def _system_citation(self, system_id: str, label: str) -> URIRef:
         node = id_iri("citation", f"top500-system-{system_id}")
-        if system_id not in self._system_citations:
+        if system_id not in self._system_citations and node not in self.existing.nodes:
             self._system_citations.add(system_id)
             self.out.add(node, RDF.type, HK.Citation)
             self.out.add(node, HK.url, Lit(system_url(system_id), XSD.anyURI))
@@ -170,6 +215,7 @@ class ClaimBuilder:
         locations: dict[tuple[str, str], set[str]] = defaultdict(set)
         for entry in track.entries:
             key = entry.edition if per_edition[entry.edition] == 1 else f"{entry.edition}-r{entry.rank}"
+            key = f"{self._claim_base(slug)}/{key}"
             cites = [self._list_citation(entry.edition)] + ([sys_cite] if sys_cite else [])
             self._row_claims(entry, system, slug, key, cites)
             for item in self._supplies(entry, build_day):
@@ -210,18 +256,29 @@ class ClaimBuilder:
                 self.out.add(claim, HK.listEdition, list_iri(edition))
         self._timeline(track, system, slug, latest_edition, sys_cite)
 
+    @staticmethod
+    def _claim_base(slug: str) -> str:
+        return str(id_iri("claim", "top500", slug))
+
     def _row_claims(self, entry: Entry, system: URIRef, slug: str, key: str, cites: list[URIRef]) -> None:
+        """Ranking entry and measurements of one row; ``key`` is the claim IRI prefix."""
         edition_node = list_iri(entry.edition)
-        rank_claim = id_iri("claim", "top500", slug, key, "rank")
-        self._claim(rank_claim, HK.RankingEntry, system, cites)
-        self.out.add(rank_claim, HK.listEdition, edition_node)
-        self.out.add(rank_claim, HK.rank, Lit(entry.rank, XSD.integer))
+        done = self.existing.facts
+        sys_key = str(system)
+        if (sys_key, entry.edition, "rank") in done:
+            rank_claim = None
+        else:
+            rank_claim = URIRef(f"{key}/rank")
+        if rank_claim is not None:
+            self._write_rank(rank_claim, entry, system, edition_node, cites)
         as_of = Lit(edition_date(entry.edition).isoformat(), XSD.date)
         for fieldname, value in entry.figures.items():
             if fieldname == "accelerator_cores" and value == 0:
                 continue  # TOP500 writes 0 for "no accelerator", not a measured zero
             metric, unit = METRICS[fieldname]
-            claim = id_iri("claim", "top500", slug, key, _METRIC_SLUG[fieldname])
+            if (sys_key, entry.edition, str(metric)) in done:
+                continue
+            claim = URIRef(f"{key}/{_METRIC_SLUG[fieldname]}")
             self._claim(claim, HK.Measurement, system, cites)
             self.out.add(claim, HK.metric, metric)
             self.out.add(claim, HK.value, Lit(format_decimal(value), XSD.decimal))
@@ -229,7 +286,22 @@ class ClaimBuilder:
             self.out.add(claim, HK.listEdition, edition_node)
             self.out.add(claim, HK.asOf, as_of)
 
+    def _write_rank(self, rank_claim: URIRef, entry: Entry, system: URIRef, edition_node: URIRef,
+                    cites: list[URIRef]) -> None:
+        self._claim(rank_claim, HK.RankingEntry, system, cites)
+        self.out.add(rank_claim, HK.listEdition, edition_node)
+        self.out.add(rank_claim, HK.rank, Lit(entry.rank, XSD.integer))
+
     def _supplies(self, entry: Entry, build_day: dt.date) -> list[_Supply]:
+        """Supply items of a row; memoised, as the same texts recur across lists."""
+        key = (entry.get("manufacturer"), entry.get("accelerator"), entry.get("processor"),
+               entry.get("interconnect"), build_day)
+        cached = self._supply_cache.get(key)
+        if cached is None:
+            cached = self._supply_cache[key] = self._resolve_supplies(entry, build_day)
+        return cached
+
+    def _resolve_supplies(self, entry: Entry, build_day: dt.date) -> list[_Supply]:
         items: list[_Supply] = []
         cat = self.cat
         for org in cat.resolve_orgs(entry.get("manufacturer")):

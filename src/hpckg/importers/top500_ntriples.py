@@ -35,7 +35,8 @@ class TripleSet:
     def __init__(self) -> None:
         self.lines: set[str] = set()
 
-    def add(self, subject: URIRef, predicate: URIRef, obj: URIRef | Lit) -> None:
+    def add(self, subject: str, predicate: str, obj: str | Lit) -> None:
+        """Add one triple; IRIs are given as strings (URIRef is a str)."""
         value = obj.text if isinstance(obj, Lit) else f"<{obj}>"
         self.lines.add(f"<{subject}> <{predicate}> {value} .")
 

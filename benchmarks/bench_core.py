@@ -1,0 +1,148 @@
+"""Core benchmark: load, validation and saved queries, pyoxigraph against rdflib.
+
+For the curated graph and a synthetic graph of about one million triples with the
+same shape (``benchmarks/synthetic.py``) it prints: load time, validation time,
+each saved query's p50 on pyoxigraph, the same query on rdflib's own SPARQL engine
+(capped at 60 s) and the ratio between the two.
+
+    python benchmarks/bench_core.py [--triples 1000000] [--runs 7] [--rdflib-cap 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from hpckg.binding import bind_values  # noqa: E402
+from hpckg.namespaces import PREFIXES  # noqa: E402
+from hpckg.queries import SavedQuery, all_saved, bind_params, run_query  # noqa: E402
+from hpckg.store import Dataset  # noqa: E402
+from hpckg.validate import validate  # noqa: E402
+
+SAMPLES = {"system": "seren", "org": "mellanox", "parent": "nvidia", "family": "a100", "part": "nvidia-a100"}
+
+
+def params_for(query: SavedQuery) -> dict[str, str]:
+    return {p.name: SAMPLES.get(p.name, SAMPLES.get(p.type, "")) for p in query.params if p.required}
+
+
+def _rdflib_worker(nt: bytes, conn: Any) -> None:
+    import rdflib
+
+    graph = rdflib.Graph()
+    graph.parse(data=nt, format="nt")
+    conn.send("ready")
+    while True:
+        text = conn.recv()
+        if text is None:
+            return
+        started = time.perf_counter()
+        rows = list(graph.query(text, initNs=PREFIXES))
+        conn.send((time.perf_counter() - started, len(rows)))
+
+
+class RdflibRunner:
+    """rdflib in a child process, so a query over the cap can be stopped."""
+
+    def __init__(self, nt: bytes) -> None:
+        self.nt = nt
+        self.proc: Any = None
+        self.parse_seconds = 0.0
+
+    def _start(self) -> None:
+        parent, child = mp.Pipe()
+        self.conn = parent
+        started = time.perf_counter()
+        self.proc = mp.Process(target=_rdflib_worker, args=(self.nt, child), daemon=True)
+        self.proc.start()
+        self.conn.recv()
+        self.parse_seconds = time.perf_counter() - started
+
+    def run(self, text: str, cap: float) -> float | None:
+        if self.proc is None or not self.proc.is_alive():
+            self._start()
+        self.conn.send(text)
+        if self.conn.poll(cap):
+            seconds, _ = self.conn.recv()
+            return float(seconds)
+        self.proc.terminate()
+        self.proc.join()
+        self.proc = None
+        return None
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.is_alive():
+            self.conn.send(None)
+            self.proc.join(5)
+
+
+def p50(func: Any, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def bench(name: str, data: list[Path], runs: int, cap: float) -> None:
+    print(f"\n== {name}")
+    started = time.perf_counter()
+    ds = Dataset.load(data, root=ROOT)
+    load = time.perf_counter() - started
+    triples = ds.triple_count(include_derived=True)
+    print(f"load: {load:.2f} s ({triples:,} triples, {triples / load:,.0f} triples/s)")
+    report = validate(ds)
+    print(f"validate (fast engine): {report.seconds:.2f} s, conforms={report.conforms}")
+    rdf = RdflibRunner(ds.ntriples(include_derived=True))
+    print(f"{'query':44} {'oxigraph p50':>13} {'rdflib':>10} {'ratio':>9}")
+    worst = 0.0
+    ratios = []
+    try:
+        for query in all_saved(ROOT):
+            values = params_for(query)
+            oxi = p50(lambda q=query, v=values: run_query(ds, q, v), runs)
+            worst = max(worst, oxi)
+            text = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in PREFIXES.items()) + bind_values(
+                query.text, bind_params(query, values))
+            slow = rdf.run(text, cap)
+            shown = f"{slow:.3f} s" if slow is not None else f">{cap:.0f} s"
+            ratio = (slow if slow is not None else cap) / max(oxi, 1e-6)
+            ratios.append(ratio)
+            mark = ">=" if slow is None else ""
+            print(f"{query.name:44} {oxi * 1000:10.2f} ms {shown:>10} {mark}{ratio:8,.0f}x")
+    finally:
+        rdf.close()
+    print(f"slowest saved query p50: {worst * 1000:.2f} ms; rdflib parse: {rdf.parse_seconds:.1f} s; "
+          f"median ratio: {statistics.median(ratios):,.0f}x, min ratio: {min(ratios):,.0f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--triples", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--rdflib-cap", type=float, default=60.0)
+    parser.add_argument("--skip-curated", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_curated:
+        bench("curated graph", [], args.runs, args.rdflib_cap)
+    from synthetic import generate
+
+    path = ROOT / "build" / f"synthetic-{args.triples}.nt"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(generate(args.triples), encoding="utf-8")
+    bench(f"synthetic graph ({args.triples:,} generated triples)", [path], args.runs, args.rdflib_cap)
+
+
+if __name__ == "__main__":
+    main()
