@@ -9,7 +9,6 @@ from pathlib import Path
 import html5lib
 import pytest
 import rdflib
-from test_site_support import HOSTILE_LABEL, HOSTILE_SLUG, ROOT, build_fixture_site, fixture_file
 
 from hpckg.cli import main
 from hpckg.errors import UsageError
@@ -19,6 +18,7 @@ from hpckg.site.build import MARKER
 from hpckg.site.common import SlugMap
 from hpckg.site.systempage import script_json
 from hpckg.store import Dataset
+from test_site_support import HOSTILE_LABEL, HOSTILE_SLUG, ROOT, build_fixture_site, fixture_file
 
 
 @pytest.fixture(scope="module")
@@ -32,10 +32,21 @@ def read(site: Path, rel: str) -> str:
 
 
 def test_stable_page_paths(site: Path) -> None:
-    for rel in ("index.html", "charts.html", "organisations.html", "families.html",
-                "systems/seren.html", "systems/seren.ttl", f"systems/{HOSTILE_SLUG}.html",
-                "orgs/nvidia.html", "orgs/mellanox.html", "families/a100.html",
-                "static/site.css", "static/site.js", MARKER):
+    for rel in (
+        "index.html",
+        "charts.html",
+        "organisations.html",
+        "families.html",
+        "systems/seren.html",
+        "systems/seren.ttl",
+        f"systems/{HOSTILE_SLUG}.html",
+        "orgs/nvidia.html",
+        "orgs/mellanox.html",
+        "families/a100.html",
+        "static/site.css",
+        "static/site.js",
+        MARKER,
+    ):
         assert (site / rel).is_file(), rel
 
 
@@ -51,8 +62,14 @@ def test_every_system_has_a_page_and_turtle(site: Path) -> None:
 def test_seren_page_follows_the_seed(site: Path) -> None:
     page = read(site, "systems/seren.html")
     headings = re.findall(r"<h2[^>]*>([^<]+)</h2>", page)
-    assert headings[:6] == ["Measured performance", "What this machine is made of", "The read",
-                            "Timeline", "Change history", "Source check"]
+    assert headings[:6] == [
+        "Measured performance",
+        "What this machine is made of",
+        "The read",
+        "Timeline",
+        "Change history",
+        "Source check",
+    ]
     assert "China · operational · ai training" in page
     assert "Operated by" in page and "Shanghai AI Laboratory" in page
     assert "2,288" in page and "NVIDIA A100 SXM4 80GB" in page
@@ -134,7 +151,7 @@ def test_charts_have_tables_and_no_data_text(site: Path) -> None:
         assert f'src="charts/{slug}.svg"' in page
     capacity = read(site, "charts/ai-capacity-by-country.svg")
     assert "New Zealand" in capacity and "4,321" in capacity
-    assert "<th scope=\"row\">New Zealand</th>" in page
+    assert '<th scope="row">New Zealand</th>' in page
 
 
 def test_charts_say_no_data_without_rankings(tmp_path: Path) -> None:
@@ -151,7 +168,9 @@ def test_index_rows_carry_filter_keys(site: Path) -> None:
     seren_row = re.search(r'<tr data-country="CN"[^>]*>\s*<td><a href="systems/seren.html">', index)
     assert seren_row and 'data-family="a100"' in seren_row.group(0)
     assert 'data-parent="nvidia"' in seren_row.group(0)
-    assert re.search(r"\d+ systems: \d+ with a readable citation that names them, \d+ weakly sourced\.", index)
+    assert re.search(
+        r"\d+ systems: \d+ with a readable citation that names them, \d+ weakly sourced\.", index
+    )
     for key in ("country", "status", "operator", "parent", "family"):
         assert f'data-filter="{key}"' in index
 
@@ -161,7 +180,9 @@ def test_no_broken_internal_links(site: Path) -> None:
 
 
 def test_link_checker_finds_broken_links(tmp_path: Path) -> None:
-    (tmp_path / "a.html").write_text('<a href="b.html">b</a><a href="a.html#nope">x</a><a href="https://x.org/">x</a>')
+    (tmp_path / "a.html").write_text(
+        '<a href="b.html">b</a><a href="a.html#nope">x</a><a href="https://x.org/">x</a>'
+    )
     assert check_links(tmp_path) == [("a.html", "a.html#nope"), ("a.html", "b.html")]
 
 

@@ -17,17 +17,30 @@ from typing import Any
 
 import html5lib
 import pytest
+
 from test_site_support import HOSTILE_LABEL, HOSTILE_SLUG, build_fixture_site, serve
 
 pytestmark = pytest.mark.browser
 
 CHROMIUM = os.environ.get("HPCKG_CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
-SECTIONS = ["Measured performance", "What this machine is made of", "The read", "Timeline",
-            "Change history", "Source check"]
+SECTIONS = [
+    "Measured performance",
+    "What this machine is made of",
+    "The read",
+    "Timeline",
+    "Change history",
+    "Source check",
+]
 
 
 def _need_chromium() -> str:
@@ -73,7 +86,10 @@ def visible_rows(page: Any) -> list[Any]:
 def test_index_shows_coverage_and_all_systems(page: Any, base_url: str) -> None:
     page.goto(base_url + "index.html")
     coverage = page.locator("#coverage").inner_text()
-    match = re.fullmatch(r"([\d,]+) systems: ([\d,]+) with a readable citation that names them, ([\d,]+) weakly sourced\.", coverage)
+    match = re.fullmatch(
+        r"([\d,]+) systems: ([\d,]+) with a readable citation that names them, ([\d,]+) weakly sourced\.",
+        coverage,
+    )
     assert match, coverage
     total = int(match.group(1).replace(",", ""))
     assert len(visible_rows(page)) == total
@@ -123,8 +139,13 @@ def test_seren_page_reads_like_the_seed(page: Any, base_url: str) -> None:
     assert "Operated by Shanghai AI Laboratory" in page.locator(".operated").inner_text()
     headings = page.locator("h2").all_inner_texts()
     assert headings[: len(SECTIONS)] == SECTIONS
-    figures = dict(zip(page.locator("dl.figures dt").all_inner_texts(),
-                       page.locator("dl.figures dd").all_inner_texts(), strict=True))
+    figures = dict(
+        zip(
+            page.locator("dl.figures dt").all_inner_texts(),
+            page.locator("dl.figures dd").all_inner_texts(),
+            strict=True,
+        )
+    )
     assert figures["Rmax"] == "-" and figures["Per watt"] == "- GF/W"
     rows = page.locator("table.components tbody tr")
     texts = rows.all_inner_texts()
@@ -150,7 +171,9 @@ def test_hostile_name_is_shown_as_text(page: Any, base_url: str) -> None:
     assert page.title().startswith(HOSTILE_LABEL)
     assert "<img src=x onerror=alert(3)>" in page.locator(".operated").inner_text()
     assert page.locator("img").count() == 0
-    assert page.evaluate("document.querySelectorAll('script:not([type=\"application/ld+json\"])').length") == 0
+    assert (
+        page.evaluate("document.querySelectorAll('script:not([type=\"application/ld+json\"])').length") == 0
+    )
     page.goto(base_url + "index.html")
     assert page.get_by_role("link", name=HOSTILE_LABEL).is_visible()
     page.wait_for_timeout(200)
@@ -161,9 +184,17 @@ def test_bookmarked_filter_with_chromium_dump_dom(base_url: str, tmp_path: Path)
     """Chromium's own headless mode runs the script and applies ?country=CN from the URL."""
     chromium = _need_chromium()
     result = subprocess.run(
-        [chromium, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
-         base_url + "index.html?country=CN"],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            chromium,
+            *FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom",
+            base_url + "index.html?country=CN",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     tree = html5lib.parse(result.stdout, namespaceHTMLElements=False)

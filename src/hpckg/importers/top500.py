@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import click
@@ -25,7 +26,7 @@ from ..io import atomic_write
 from ..store import Dataset
 from .top500_claims import ClaimBuilder, Existing
 from .top500_entries import Entry, Problem, parse_entries
-from .top500_identity import assign_systems
+from .top500_identity import Track, assign_systems
 from .top500_read import read_list
 from .top500_report import ImportReport
 
@@ -94,14 +95,24 @@ def import_top500(paths: Sequence[str | Path], dataset: Dataset | None = None) -
         entries += parsed
     if not entries:
         raise DataError("no rows to import", paths[0] if paths else None)
-    tracks, iris = assign_systems(entries, curated)
+    rmax_anchors: dict[tuple[str, Decimal | None], URIRef] = {}
+    anchors = {
+        (r["e"].value.rsplit("top500-", 1)[-1], int(r["r"].value)): URIRef(r["s"].value)
+        for r in ds.select("SELECT ?s ?e ?r WHERE { ?x a hk:RankingEntry ; hk:system ?s ; hk:listEdition ?e ; hk:rank ?r }")
+        if r["r"].value.isdigit()
+    }
+    for r in ds.select("SELECT ?s ?e ?v WHERE { ?x a hk:Measurement ; hk:metric hk:Rmax ; hk:system ?s ; hk:listEdition ?e ; hk:value ?v }"):
+        rmax_anchors[(r["e"].value.rsplit("top500-", 1)[-1], _decimal(r["v"].value))] = URIRef(r["s"].value)
+    tracks, iris = assign_systems(entries, curated, anchors)
+    tracks, iris = split_by_anchor(tracks, iris, rmax_anchors)
     editions = sorted(seen_editions)
-    builder = ClaimBuilder(catalogue, set(curated.values()), editions[0], existing_facts(ds))
+    curated_nodes = set(curated.values()) | set(anchors.values())
+    builder = ClaimBuilder(catalogue, curated_nodes, editions[0], existing_facts(ds))
     for index in sorted(range(len(tracks)), key=lambda i: str(iris[i])):
         builder.add_track(tracks[index], iris[index], editions[-1])
     stats = builder.stats
     report.systems = len(set(iris.values()))
-    report.systems_merged_with_curated = len({iris[i] for i in iris if iris[i] in set(curated.values())})
+    report.systems_merged_with_curated = len({iris[i] for i in iris if iris[i] in curated_nodes})
     report.systems_created = report.systems - report.systems_merged_with_curated
     report.systems_linked_to_system_id = stats.linked_across_id
     report.claims = stats.claims
@@ -110,6 +121,33 @@ def import_top500(paths: Sequence[str | Path], dataset: Dataset | None = None) -
     report.skipped_names = dict(sorted(catalogue.skipped.items()))
     report.unknown_countries = dict(sorted(stats.unknown_countries.items()))
     return ImportResult(builder.out.serialize(), report)
+
+
+def _decimal(text: str) -> Decimal | None:
+    try:
+        return Decimal(text).normalize()
+    except InvalidOperation:
+        return None
+
+
+def split_by_anchor(
+    tracks: list[Track], iris: dict[int, URIRef], rmax_anchors: dict[tuple[str, Decimal | None], URIRef]
+) -> tuple[list[Track], dict[int, URIRef]]:
+    """Give a row to the curated system that states its Rmax for that list, even when
+    the curator split the machine into configurations (Tianhe-2, then Tianhe-2A)."""
+    out_tracks: list[Track] = []
+    out_iris: dict[int, URIRef] = {}
+    for index, track in enumerate(tracks):
+        groups: dict[URIRef, list[Entry]] = {}
+        for entry in track.entries:
+            rmax = entry.figures.get("rmax")
+            key = (entry.edition, rmax.normalize() if rmax is not None else None)
+            groups.setdefault(rmax_anchors.get(key, iris[index]), []).append(entry)
+        for iri, members in groups.items():
+            part = Track(members, track.system_id if iri == iris[index] else None, track.keys, track.linked)
+            out_iris[len(out_tracks)] = iri
+            out_tracks.append(part)
+    return out_tracks, out_iris
 
 
 def write_import(result: ImportResult, out: str | Path, report_path: str | Path | None = None) -> None:

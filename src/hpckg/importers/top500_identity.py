@@ -73,13 +73,18 @@ class Track:
 
 
 def assign_systems(
-    entries: Iterable[Entry], curated: dict[str, URIRef]
+    entries: Iterable[Entry],
+    curated: dict[str, URIRef],
+    curated_ranks: dict[tuple[str, int], URIRef] | None = None,
 ) -> tuple[list[Track], dict[int, URIRef]]:
     """Group entries into tracks and give each track its system IRI.
 
     Returns the tracks and, for each track index, its IRI. ``curated`` maps a
-    System ID to the curated system that carries it.
+    System ID to the curated system that carries it; ``curated_ranks`` maps
+    (edition, rank) to a curated system that states that ranking entry itself, so
+    a curated system without a System ID (or with an older one) still absorbs its rows.
     """
+    anchors = curated_ranks or {}
     by_edition: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
         by_edition[entry.edition].append(entry)
@@ -142,6 +147,10 @@ def assign_systems(
     ordered = sorted(range(len(tracks)), key=lambda i: tracks[i].first.sort_key)
     for index in ordered:
         track = tracks[index]
+        anchored = next((anchors[(e.edition, e.rank)] for e in track.entries if (e.edition, e.rank) in anchors), None)
+        if anchored is not None:
+            iris[index] = anchored
+            continue
         if track.system_id is not None:
             iris[index] = curated.get(track.system_id) or id_iri("system", "top500-" + track.system_id)
             continue

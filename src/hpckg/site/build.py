@@ -8,8 +8,8 @@ so building twice from the same graph gives byte-identical files.
 
 from __future__ import annotations
 
-import datetime as dt
 import dataclasses
+import datetime as dt
 import shutil
 import tempfile
 from collections import Counter
@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from ..errors import UsageError
-from ..profile import system_profile
+from ..errors import DataError, UsageError
 from ..verify.report import coverage
 from .chartdata import build_charts
 from .gather import Catalogue, Ref, SystemRow, gather
-from .systempage import json_ld, script_json, system_turtle
+from .profiles import all_profiles, all_turtle
+from .systempage import json_ld, script_json
 
 if TYPE_CHECKING:
     from ..store import Dataset
@@ -138,7 +138,9 @@ def _options(systems: list[SystemRow], cat: Catalogue) -> list[dict[str, Any]]:
                     counter[(slug, r.label)] += 1
 
     def opts(counter: Counter[tuple[str, str]]) -> list[tuple[str, str, int]]:
-        return sorted(((k, label, n) for (k, label), n in counter.items()), key=lambda o: (o[1].casefold(), o[0]))
+        return sorted(
+            ((k, label, n) for (k, label), n in counter.items()), key=lambda o: (o[1].casefold(), o[0])
+        )
 
     return [
         {"key": "country", "label": "Country", "options": opts(country)},
@@ -149,18 +151,15 @@ def _options(systems: list[SystemRow], cat: Catalogue) -> list[dict[str, Any]]:
     ]
 
 
-def _fill_parents(profile: Any, cat: Catalogue) -> Any:
-    """Fill a component's current parent from the catalogue's roll-up when the profile has none.
-
-    pyoxigraph 0.5.13 drops a substituted ``$today`` inside the doubly nested
-    OPTIONAL of the profile's component query, so the parent can come back empty;
-    the catalogue rolled every supplier up on the same date with the same library.
-    """
-    parents = {r.supplier.iri: r.parent for r in cat.supplies if r.supplier and r.parent}
+def _fill_parents(profile: Any, cat: Catalogue, parents: dict[str, Ref] | None = None) -> Any:
+    """Give each component its current parent (IRI and label) from the catalogue's roll-up,
+    which rolled every supplier up on the same date with the same library."""
+    if parents is None:
+        parents = {r.supplier.iri: r.parent for r in cat.supplies if r.supplier and r.parent}
     rows = []
     for c in profile.components:
         parent = parents.get(c.supplier_iri) if c.supplier_iri else None
-        if c.parent_iri is None and parent is not None and parent.iri != c.supplier_iri:
+        if parent is not None and parent.iri != c.supplier_iri:
             c = dataclasses.replace(c, parent_iri=parent.iri, parent_label=parent.label)
         rows.append(c)
     profile.components = rows
@@ -189,35 +188,53 @@ def render_into(ds: Dataset, folder: Path, as_of: dt.date | None = None) -> Site
     out.write(
         "index.html",
         env.get_template("index.html").render(
-            title="Systems", root="", crumbs=[], pages=pages, coverage_line=cover,
-            systems=_index_rows(cat), filters=_options(cat.systems, cat),
+            title="Systems",
+            root="",
+            crumbs=[],
+            pages=pages,
+            coverage_line=cover,
+            systems=_index_rows(cat),
+            filters=_options(cat.systems, cat),
         ),
     )
 
     system_tpl = env.get_template("system.html")
     crumbs = [("Systems", "index.html")]
+    iris = [iri for iri, _ in cat.system_slugs.items()]
+    profiles = all_profiles(ds, day, iris)
+    turtle = all_turtle(ds, iris)
+    parents = {r.supplier.iri: r.parent for r in cat.supplies if r.supplier and r.parent}
     for iri, slug in cat.system_slugs.items():
-        profile = _fill_parents(system_profile(ds, iri, today=day), cat)
+        if iri not in profiles:
+            raise DataError(f"system {iri} has no rdfs:label, so it cannot have a page")
+        profile = _fill_parents(profiles[iri], cat, parents)
         checked = max((r.checked for r in profile.source_checks if getattr(r, "checked", None)), default=None)
         out.write(
             f"systems/{slug}.html",
             system_tpl.render(
-                title=profile.label, root="../", crumbs=crumbs, pages=pages, p=profile, slug=slug,
-                perf=profile.performance.display(), coverage_line=cover,
+                title=profile.label,
+                root="../",
+                crumbs=crumbs,
+                pages=pages,
+                p=profile,
+                slug=slug,
+                perf=profile.performance.display(),
+                coverage_line=cover,
                 # script_json leaves no < > & in the text, so it is safe inside <script>.
                 jsonld=Markup(script_json(json_ld(profile))),
                 checked=checked.isoformat() if checked else "",
             ),
         )
-        out.write(f"systems/{slug}.ttl", system_turtle(ds, iri))
+        out.write(f"systems/{slug}.ttl", turtle[iri])
 
     org_tpl = env.get_template("org.html")
     for iri, slug in cat.org_slugs.items():
         o = cat.orgs[iri]
         out.write(
             f"orgs/{slug}.html",
-            org_tpl.render(title=o.label, root="../", crumbs=[("Organisations", "organisations.html")],
-                           pages=pages, o=o),
+            org_tpl.render(
+                title=o.label, root="../", crumbs=[("Organisations", "organisations.html")], pages=pages, o=o
+            ),
         )
     family_tpl = env.get_template("family.html")
     for iri, slug in cat.family_slugs.items():
@@ -225,8 +242,14 @@ def render_into(ds: Dataset, folder: Path, as_of: dt.date | None = None) -> Site
         total = sum(r.quantity or 0 for r in f.uses)
         out.write(
             f"families/{slug}.html",
-            family_tpl.render(title=f.label, root="../", crumbs=[("Part families", "families.html")],
-                              pages=pages, f=f, total=total),
+            family_tpl.render(
+                title=f.label,
+                root="../",
+                crumbs=[("Part families", "families.html")],
+                pages=pages,
+                f=f,
+                total=total,
+            ),
         )
 
     list_tpl = env.get_template("list.html")
@@ -234,18 +257,34 @@ def render_into(ds: Dataset, folder: Path, as_of: dt.date | None = None) -> Site
     out.write(
         "organisations.html",
         list_tpl.render(
-            title="Organisations", root="", crumbs=[], pages=pages,
-            columns=[("Organisation", "text"), ("Ticker", "text"), ("Now part of", "text"),
-                     ("Systems operated", "number"), ("Supply relationships", "number")],
-            items=[(Ref(o.label, o.iri), [o.ticker or "-", o.parent.label if o.parent else "-",
-                                              len(o.operates), len(o.supplied)]) for o in orgs],
+            title="Organisations",
+            root="",
+            crumbs=[],
+            pages=pages,
+            columns=[
+                ("Organisation", "text"),
+                ("Ticker", "text"),
+                ("Now part of", "text"),
+                ("Systems operated", "number"),
+                ("Supply relationships", "number"),
+            ],
+            items=[
+                (
+                    Ref(o.label, o.iri),
+                    [o.ticker or "-", o.parent.label if o.parent else "-", len(o.operates), len(o.supplied)],
+                )
+                for o in orgs
+            ],
         ),
     )
     fams = sorted(cat.families.values(), key=lambda f: (f.label.casefold(), f.iri))
     out.write(
         "families.html",
         list_tpl.render(
-            title="Part families", root="", crumbs=[], pages=pages,
+            title="Part families",
+            root="",
+            crumbs=[],
+            pages=pages,
             columns=[("Family", "text"), ("Models", "number"), ("Systems using it", "number")],
             items=[(Ref(f.label, f.iri), [len(f.parts), len({u.system for u in f.uses})]) for f in fams],
         ),
@@ -254,8 +293,12 @@ def render_into(ds: Dataset, folder: Path, as_of: dt.date | None = None) -> Site
     charts = build_charts(ds, cat)
     for chart in charts:
         out.write(f"charts/{chart.slug}.svg", chart.svg)
-    out.write("charts.html", env.get_template("charts.html").render(
-        title="Charts", root="", crumbs=[], pages=pages, charts=charts))
+    out.write(
+        "charts.html",
+        env.get_template("charts.html").render(
+            title="Charts", root="", crumbs=[], pages=pages, charts=charts
+        ),
+    )
 
     return SiteSummary(folder, out.pages, out.files, len(cat.systems), len(cat.orgs), len(cat.families))
 
@@ -291,5 +334,6 @@ def build_site(ds: Dataset, out_dir: str | Path, as_of: dt.date | None = None) -
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return SiteSummary(target, summary.pages, summary.files, summary.systems, summary.organisations,
-                       summary.families)
+    return SiteSummary(
+        target, summary.pages, summary.files, summary.systems, summary.organisations, summary.families
+    )

@@ -17,8 +17,16 @@ __all__ = ["Chart", "PALETTE", "horizontal_bars", "no_data", "stacked_columns"]
 # Colour-blind-safe categorical palette (Okabe-Ito order, then two neutral tones);
 # "Other" is always the last grey.
 PALETTE = (
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
-    "#D55E00", "#F0E442", "#000000", "#7F6000", "#6A3D9A",
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#000000",
+    "#7F6000",
+    "#6A3D9A",
 )
 OTHER_COLOUR = "#BBBBBB"
 _FONT = 'font-family="system-ui, sans-serif" font-size="12"'
@@ -109,7 +117,7 @@ def stacked_columns(
                 lines.append(
                     f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(bar)}" height="{_f(h)}" '
                     f'fill="{_colour(j, name, other)}"><title>{escape(category)}: {escape(name)} '
-                    f'{_f(100 * values[i] / total)}%</title></rect>'
+                    f"{_f(100 * values[i] / total)}%</title></rect>"
                 )
         # Label every column when few, else every other one, rotated to fit.
         if n <= 16 or i % 2 == 0:
@@ -120,7 +128,10 @@ def stacked_columns(
             )
     for j, (name, _) in enumerate(series):
         y = top + 4 + j * 20
-        lines.append(f'<rect x="{width - right + 14}" y="{y}" width="12" height="12" fill="{_colour(j, name, other)}"/>')
+        lines.append(
+            f'<rect x="{width - right + 14}" y="{y}" width="12" height="12" '
+            f'fill="{_colour(j, name, other)}"/>'
+        )
         lines.append(f'<text x="{width - right + 32}" y="{y + 10}" {_FONT}>{escape(name)}</text>')
     lines.append("</svg>")
     return "\n".join(lines) + "\n"
@@ -141,6 +152,8 @@ def horizontal_bars(title: str, items: Sequence[tuple[str, float]], unit: str, *
         w = plot_w * value / peak
         lines.append(f'<text x="{left - 8}" y="{y + 15}" text-anchor="end" {_FONT}>{escape(label)}</text>')
         lines.append(f'<rect x="{left}" y="{y + 3}" width="{_f(w)}" height="{row - 6}" fill="{PALETTE[0]}"/>')
-        lines.append(f'<text x="{_f(left + w + 6)}" y="{y + 15}" {_FONT}>{escape(f"{value:,.0f} {unit}")}</text>')
+        lines.append(
+            f'<text x="{_f(left + w + 6)}" y="{y + 15}" {_FONT}>{escape(f"{value:,.0f} {unit}")}</text>'
+        )
     lines.append("</svg>")
     return "\n".join(lines) + "\n"

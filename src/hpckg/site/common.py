@@ -72,7 +72,7 @@ class SlugMap:
     @staticmethod
     def _natural(iri: str, prefix: str) -> str | None:
         if iri.startswith(prefix):
-            tail = iri[len(prefix):]
+            tail = iri[len(prefix) :]
             if _SAFE_SLUG.match(tail):
                 return tail
         return None

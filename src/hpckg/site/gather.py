@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..countries import country_name
 from ..namespaces import GRAPH_BASE
 from ..rollup import OwnershipGraph
-from ..countries import country_name
 from .common import SlugMap, num, text
 
 if TYPE_CHECKING:

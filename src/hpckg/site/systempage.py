@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..profile import SystemProfile
     from ..store import Dataset
 
-__all__ = ["json_ld", "script_json", "system_turtle"]
+__all__ = ["json_ld", "script_json", "system_turtle", "turtle_bytes"]
 
 _BUNDLE = """
 CONSTRUCT { ?x ?p ?o } WHERE {
@@ -33,8 +33,23 @@ CONSTRUCT { ?x ?p ?o } WHERE {
 # Only the prefixes a system record uses, so the downloaded file reads cleanly.
 _TTL_PREFIXES = {
     k: PREFIXES[k]
-    for k in ("hk", "system", "org", "part", "family", "site", "cite", "claim", "list", "change", "check",
-              "rdfs", "skos", "dcterms", "xsd")
+    for k in (
+        "hk",
+        "system",
+        "org",
+        "part",
+        "family",
+        "site",
+        "cite",
+        "claim",
+        "list",
+        "change",
+        "check",
+        "rdfs",
+        "skos",
+        "dcterms",
+        "xsd",
+    )
 }
 
 
@@ -42,15 +57,19 @@ def _key(triple: ox.Triple) -> tuple[str, str, str]:
     return (str(triple.subject), str(triple.predicate), str(triple.object))
 
 
-def system_turtle(ds: Dataset, iri: str) -> bytes:
-    """The system's own record (node, claims, their citations) as Turtle, sorted."""
-    triples = {_key(t): t for t in ds.construct(_BUNDLE, {"s": ox.NamedNode(iri)})}
-    ordered = [triples[k] for k in sorted(triples)]
-    body = ox.serialize(ordered, format=ox.RdfFormat.TURTLE, prefixes=_TTL_PREFIXES) or b""
+def turtle_bytes(triples: list[ox.Triple]) -> bytes:
+    """Turtle of ``triples`` in the order given, with a fixed, sorted prefix block."""
+    body = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=_TTL_PREFIXES) or b""
     # pyoxigraph does not promise an order for the @prefix lines: write them ourselves.
     lines = [line for line in body.split(b"\n") if not line.startswith(b"@prefix ")]
     head = "".join(f"@prefix {k}: <{v}> .\n" for k, v in sorted(_TTL_PREFIXES.items()))
     return head.encode() + b"\n" + b"\n".join(lines).lstrip(b"\n")
+
+
+def system_turtle(ds: Dataset, iri: str) -> bytes:
+    """The system's own record (node, claims, their citations) as Turtle, sorted."""
+    triples = {_key(t): t for t in ds.construct(_BUNDLE, {"s": ox.NamedNode(iri)})}
+    return turtle_bytes([triples[k] for k in sorted(triples)])
 
 
 def _ref(label: str | None, iri: str | None) -> dict[str, Any]:
@@ -67,10 +86,17 @@ def json_ld(profile: SystemProfile) -> dict[str, Any]:
     the graph; page-level figures use schema.org PropertyValues.
     """
     perf = profile.performance.display()
-    figures = [{"@type": "schema:PropertyValue", "schema:name": name, "schema:value": value}
-               for name, value in perf.items() if value.strip("- GF/W")]
-    for name, value in (("status", profile.status), ("status as of", profile.status_as_of),
-                        ("purpose", profile.purpose), ("figures as of", profile.performance.as_of)):
+    figures = [
+        {"@type": "schema:PropertyValue", "schema:name": name, "schema:value": value}
+        for name, value in perf.items()
+        if value.strip("- GF/W")
+    ]
+    for name, value in (
+        ("status", profile.status),
+        ("status as of", profile.status_as_of),
+        ("purpose", profile.purpose),
+        ("figures as of", profile.performance.as_of),
+    ):
         if value:
             figures.append({"@type": "schema:PropertyValue", "schema:name": name, "schema:value": value})
     components = []
@@ -124,6 +150,9 @@ def script_json(data: Any) -> str:
     so a value such as ``</script>`` cannot close the element."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1)
     return (
-        text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
-        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        text.replace("&", "\\u0026")
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
     )
