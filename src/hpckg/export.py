@@ -58,7 +58,7 @@ def _term(term: Any) -> str:
         return literal
     pattern = _PLAIN_TYPES.get(datatype)
     if pattern and pattern.match(term.value):
-        return term.value
+        return str(term.value)
     return f"{literal}^^{_iri(datatype)}"
 
 

@@ -48,7 +48,13 @@ class Finding:
 _CASTABLE = {str(XSD[n]) for n in ("date", "dateTime", "gYear", "gYearMonth", "integer", "decimal", "boolean", "double")}
 
 
-def _iri(term: rdflib.term.Node) -> str:
+def _int(term: rdflib.term.Node | None) -> int:
+    if not isinstance(term, rdflib.Literal):
+        raise UnsupportedShape(f"expected an integer in the shapes, got {term!r}")
+    return int(term.toPython())
+
+
+def _iri(term: rdflib.term.Node | None) -> str:
     if not isinstance(term, rdflib.URIRef):
         raise UnsupportedShape(f"expected an IRI in the shapes, got {term!r}")
     return f"<{term}>"
@@ -122,14 +128,14 @@ class Compiler:
         high = self.g.value(shape, SH.maxCount)
         tests = []
         if low is not None:
-            if int(low) > 1:
+            if _int(low) > 1:
                 raise UnsupportedShape("sh:minCount above 1 in a nested shape")
-            if int(low) == 1:
+            if _int(low) == 1:
                 tests.append(f"EXISTS {{ {var} {path} [] }}")
         if high is not None:
-            if int(high) == 0:
+            if _int(high) == 0:
                 tests.append(f"NOT EXISTS {{ {var} {path} [] }}")
-            elif int(high) == 1:
+            elif _int(high) == 1:
                 self.counter += 1
                 a, b = f"?a{self.counter}_", f"?b{self.counter}_"
                 tests.append(f"NOT EXISTS {{ {var} {path} {a} , {b} . FILTER({a} != {b}) }}")
@@ -160,7 +166,7 @@ class Compiler:
                         test = " && ".join(self.value_test(m, "?this") for m in members)
                     else:
                         test = "(" + " + ".join(f"IF({self.value_test(m, '?this')}, 1, 0)" for m in members) + ") = 1"
-                    default = str(message) if message else f"does not conform to sh:{p.split('#')[-1]}"
+                    default = str(message) if message else f"does not conform to sh:{str(p).split('#')[-1]}"
                     out.append((f"SELECT DISTINCT ?this WHERE {{ {focus} FILTER(!({test})) }}", "", default, name))
                 else:
                     raise UnsupportedShape(f"unsupported node-shape constraint {p} on {shape}")
@@ -180,15 +186,15 @@ class Compiler:
             if p in (SH.path, SH.message, RDF.type, RDFS.comment, SH.name, SH.description):
                 continue
             if p == SH.minCount:
-                n = int(o)
+                n = _int(o)
                 if n == 1:
                     add(f"FILTER NOT EXISTS {{ ?this {path} [] }}", f"Less than 1 values on {path_node}", "SELECT DISTINCT ?this")
                 elif n > 1:
                     add(f"OPTIONAL {{ ?this {path} ?x_ }}", f"Less than {n} values", "SELECT ?this",
                         f"GROUP BY ?this HAVING (COUNT(DISTINCT ?x_) < {n})")
             elif p == SH.maxCount:
-                add(f"?this {path} ?x_ .", f"More than {int(o)} values on {path_node}", "SELECT ?this",
-                    f"GROUP BY ?this HAVING (COUNT(DISTINCT ?x_) > {int(o)})")
+                add(f"?this {path} ?x_ .", f"More than {_int(o)} values on {path_node}", "SELECT ?this",
+                    f"GROUP BY ?this HAVING (COUNT(DISTINCT ?x_) > {_int(o)})")
             elif p == SH["class"]:
                 add(f"?this {path} ?v . FILTER(!{self._class_test('?v', o)})", f"Value does not have class {o}")
             elif p == SH.datatype:
@@ -200,7 +206,9 @@ class Compiler:
                 add(f"?this {path} ?v . FILTER(isBlank(?v) || !REGEX(STR(?v), {rdflib.Literal(str(o)).n3()}))",
                     f"Value does not match pattern {o}")
             elif p in (SH.minExclusive, SH.minInclusive, SH.maxExclusive, SH.maxInclusive):
-                op = {SH.minExclusive: ">", SH.minInclusive: ">=", SH.maxExclusive: "<", SH.maxInclusive: "<="}[p]
+                ops = {str(SH.minExclusive): ">", str(SH.minInclusive): ">=", str(SH.maxExclusive): "<",
+                       str(SH.maxInclusive): "<="}
+                op = ops[str(p)]
                 add(f"?this {path} ?v . FILTER(!COALESCE(?v {op} {_lit(o)}, false))", f"Value is not {op} {o}")
             elif p == SH.disjoint:
                 add(f"?this {path} ?v . ?this {_iri(o)} ?v .", f"Value of {path_node} also a value of {o}")

@@ -211,10 +211,11 @@ class Dataset:
 
     def ntriples(self, include_derived: bool = False, include_ontology: bool = True) -> bytes:
         """The union of the source graphs as N-Triples (duplicates across files merged)."""
-        graphs = self.source_graphs(include_derived, include_ontology)
-        triples = self.store.query(
-            "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }", default_graph=list(graphs)
+        graphs: list[ox.NamedNode | ox.BlankNode | ox.DefaultGraph] = list(
+            self.source_graphs(include_derived, include_ontology)
         )
+        triples = self.store.query("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }", default_graph=graphs)
+        assert isinstance(triples, ox.QueryTriples)
         return ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES) or b""
 
     def to_rdflib(self, include_derived: bool = False, include_ontology: bool = True) -> rdflib.Graph:
@@ -243,7 +244,8 @@ def _fingerprint(files: Sequence[Path]) -> str:
 
 def _stored_fingerprint(store: ox.Store) -> str | None:
     for quad in store.quads_for_pattern(None, _FINGERPRINT, None, META_GRAPH):
-        return str(quad.object.value)
+        if isinstance(quad.object, ox.Literal):
+            return quad.object.value
     return None
 
 

@@ -188,7 +188,7 @@ def validate(ds: Dataset, *, inference: bool = False, engine: str = "fast") -> R
     core, constraints = _split_sparql(shapes)
     inferred = ox.NamedNode(GRAPH_BASE + "inferred")
     if inference:
-        ds.store.extend(ox.Quad(*_to_ox_triple(t), inferred) for t in owlrl_closure(ds))
+        ds.store.extend(_to_ox_quad(t, inferred) for t in owlrl_closure(ds))
     try:
         if engine == "fast":
             violations = _compiled(ds, core) + _sparql_constraints(ds, constraints)
@@ -216,10 +216,12 @@ def owlrl_closure(ds: Dataset) -> set[tuple[rdflib.term.Node, rdflib.term.Node, 
     """
     import owlrl
 
+    graphs: list[ox.NamedNode | ox.BlankNode | ox.DefaultGraph] = list(ds.source_graphs(include_derived=False))
     entity_nt = ds.store.query(
-        "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o FILTER NOT EXISTS { ?s <%s> ?tier } }" % HK.tier,
-        default_graph=ds.source_graphs(include_derived=False),
+        f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ ?s ?p ?o FILTER NOT EXISTS {{ ?s <{HK.tier}> ?tier }} }}",
+        default_graph=graphs,
     )
+    assert isinstance(entity_nt, ox.QueryTriples)
     small = rdflib.Graph()
     small.parse(data=ox.serialize(entity_nt, format=ox.RdfFormat.N_TRIPLES) or b"", format="nt")
     before = set(small)
@@ -228,16 +230,17 @@ def owlrl_closure(ds: Dataset) -> set[tuple[rdflib.term.Node, rdflib.term.Node, 
             and not isinstance(t[0], rdflib.BNode) and not isinstance(t[2], rdflib.BNode)}
 
 
-def _to_ox_triple(t: tuple[rdflib.term.Node, rdflib.term.Node, rdflib.term.Node]) -> tuple[object, object, object]:
+def _to_ox_quad(t: tuple[rdflib.term.Node, rdflib.term.Node, rdflib.term.Node], graph: ox.NamedNode) -> ox.Quad:
     from .store import _to_ox
 
-    return (ox.NamedNode(str(t[0])), ox.NamedNode(str(t[1])), _to_ox(t[2]))
+    return ox.Quad(ox.NamedNode(str(t[0])), ox.NamedNode(str(t[1])), _to_ox(t[2]), graph)
 
 
 def _to_rdflib_triple(quad: ox.Quad) -> tuple[rdflib.term.Node, rdflib.term.Node, rdflib.term.Node]:
     obj = quad.object
-    if isinstance(obj, ox.NamedNode):
-        o: rdflib.term.Node = rdflib.URIRef(obj.value)
+    if isinstance(obj, ox.Literal):
+        datatype = None if obj.language else rdflib.URIRef(obj.datatype.value)
+        o: rdflib.term.Node = rdflib.Literal(obj.value, lang=obj.language, datatype=datatype)
     else:
-        o = rdflib.Literal(obj.value, lang=obj.language, datatype=None if obj.language else rdflib.URIRef(obj.datatype.value))
-    return (rdflib.URIRef(quad.subject.value), rdflib.URIRef(quad.predicate.value), o)
+        o = rdflib.URIRef(str(getattr(obj, "value", obj)))
+    return (rdflib.URIRef(str(getattr(quad.subject, "value", quad.subject))), rdflib.URIRef(quad.predicate.value), o)

@@ -171,7 +171,9 @@ def read_clusters(path: str | Path) -> tuple[list[ClusterRow], list[Skipped], li
 
 
 def _row(number: int, line: int, raw: dict[str, str]) -> ClusterRow | Skipped:
-    get = lambda column: (raw.get(column) or "").strip()  # noqa: E731
+    def get(column: str) -> str:
+        return (raw.get(column) or "").strip()
+
     name = " ".join(get("Name").split())
     if not name:
         return Skipped(number, line, "no Name")
