@@ -123,3 +123,22 @@ def test_write_import_is_atomic(tmp_path: Path, result) -> None:  # type: ignore
     write_import(result, out)
     assert out.read_bytes() == result.ntriples
     assert [p.name for p in tmp_path.iterdir()] == ["o.nt"]
+
+
+def test_rpeak_below_rmax_is_dropped_with_a_warning(dataset: Dataset) -> None:
+    # Row 3 says Rmax 1661 > Rpeak 181.3 (as the real 2019-11 and 2020-06 lists do):
+    # Rmax is kept, Rpeak is not imported, the report names file, row and column.
+    path = Path(__file__).parent / "fixtures" / "top500-rpeak" / "TOP500_201911.tsv"
+    result = import_top500([path], dataset)
+    assert result.report.rows_imported == 2
+    assert "TOP500_201911.tsv:3 (column Rpeak [TFlop/s]): Rpeak 181.3 is below Rmax 1661: Rpeak not imported" in (
+        result.report.warnings
+    )
+    assert sum("Rpeak" in w for w in result.report.warnings) == 1  # the sound row is not warned about
+    triples = list(ox.parse(result.ntriples, format=ox.RdfFormat.N_TRIPLES))
+    rpeak_claims = {t.subject.value for t in triples if t.object.value == HK + "Rpeak"}
+    rmax_claims = {t.subject.value for t in triples if t.object.value == HK + "Rmax"}
+    assert len(rmax_claims) == 2
+    assert len(rpeak_claims) == 1 and "top500-990101" in next(iter(rpeak_claims))
+    assert "3000.5" in values(result.ntriples, HK + "value")
+    assert "181.3" not in values(result.ntriples, HK + "value")

@@ -9,6 +9,13 @@ from pathlib import Path
 __all__ = ["atomic_write"]
 
 
+def _umask() -> int:
+    """The process umask (it can only be read by setting it, so set it straight back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write(path: str | Path, data: bytes | str) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same directory.
 
@@ -24,6 +31,8 @@ def atomic_write(path: str | Path, data: bytes | str) -> Path:
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
+        # mkstemp creates 0600; give the file the mode open() would (0666 less the umask).
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

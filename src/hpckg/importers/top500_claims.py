@@ -93,6 +93,7 @@ def system_url(system_id: str) -> str:
 class Existing:
     """Nodes and facts the curated graph already holds (see :func:`existing_from`)."""
 
+    # Plain str: an rdflib URIRef hashes differently from its str, so test ``str(node) in``.
     nodes: set[str] = field(default_factory=set)  # list editions and citations
     published: set[str] = field(default_factory=set)  # list editions with hk:publishedOn
     facts: set[tuple[str, str, str]] = field(default_factory=set)  # (system, edition, metric IRI | "rank")
@@ -146,25 +147,25 @@ class ClaimBuilder:
             self._editions.add(edition)
             year, month = edition.split("-")
             label = f"TOP500 list, {_MONTHS.get(month, month)} {year}"
-            if node not in self.existing.nodes:
+            if str(node) not in self.existing.nodes:
                 self.out.add(node, RDF.type, HK.Citation)
                 self.out.add(node, HK.url, Lit(list_url(edition), XSD.anyURI))
                 self.out.add(node, DCTERMS.title, Lit(label))
                 self.out.add(node, DCTERMS.publisher, Lit("TOP500"))
                 self.out.add(node, HK.citationKind, HK.RankingList)
             lst = list_iri(edition)
-            if lst not in self.existing.nodes:
+            if str(lst) not in self.existing.nodes:
                 self.out.add(lst, RDF.type, HK.ListEdition)
                 self.out.add(lst, RDFS.label, Lit(f"TOP500 {_MONTHS.get(month, month)} {year}"))
                 self.out.add(lst, HK.rankingName, Lit("TOP500"))
                 self.out.add(lst, HK.date, Lit(edition, XSD.gYearMonth))
-            if lst not in self.existing.published:
+            if str(lst) not in self.existing.published:
                 self.out.add(lst, HK.publishedOn, Lit(edition_date(edition).isoformat(), XSD.date))
         return node
 
     def _system_citation(self, system_id: str, label: str) -> URIRef:
         node = id_iri("citation", f"top500-system-{system_id}")
-        if system_id not in self._system_citations and node not in self.existing.nodes:
+        if system_id not in self._system_citations and str(node) not in self.existing.nodes:
             self._system_citations.add(system_id)
             self.out.add(node, RDF.type, HK.Citation)
             self.out.add(node, HK.url, Lit(system_url(system_id), XSD.anyURI))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .top500_read import ListFile
-from .top500_units import METRICS, factor
+from .top500_units import METRICS, factor, format_decimal
 
 __all__ = ["Entry", "Problem", "parse_entries"]
 
@@ -96,6 +96,25 @@ def _identifier(value: Any) -> str | None:
     return text
 
 
+def _drop_impossible_rpeak(
+    figures: dict[str, Decimal], listing: ListFile, row: int, warnings: list[str]
+) -> None:
+    """Rmax cannot exceed Rpeak; when a row says it does, keep Rmax (the ranking basis)
+    and drop Rpeak, so one bad cell does not make the whole graph fail its shapes."""
+    rmax, rpeak = figures.get("rmax"), figures.get("rpeak")
+    if rmax is None or rpeak is None or rmax <= rpeak:
+        return
+    del figures["rpeak"]
+    column = _header_name(listing, "rpeak")
+    message = f"Rpeak {format_decimal(rpeak)} is below Rmax {format_decimal(rmax)}: Rpeak not imported"
+    warnings.append(str(Problem(listing.path.name, row, column, message)))
+
+
+def _header_name(listing: ListFile, fieldname: str) -> str:
+    """The column as the file's header spells it, else the field name."""
+    return listing.headers.get(fieldname, fieldname)
+
+
 def parse_entries(listing: ListFile, problems: list[Problem], warnings: list[str]) -> list[Entry]:
     """Checked entries of a list file; rejected rows go to ``problems``."""
     entries: list[Entry] = []
@@ -136,6 +155,7 @@ def parse_entries(listing: ListFile, problems: list[Problem], warnings: list[str
             figures[fieldname] = number * factor(fieldname, listing.fields[fieldname], listing.edition)
         if rejected:
             continue
+        _drop_impossible_rpeak(figures, listing, raw.number, warnings)
         text = {f: _text(values.get(f)) for f in _TEXT_FIELDS if _text(values.get(f))}
         entries.append(
             Entry(

@@ -99,6 +99,7 @@ class ListFile:
     fields: dict[str, str | None]  # field -> unit stated in its header, if any
     rows: list[Row] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)  # field -> header text as the file writes it
 
 
 def header_field(text: str) -> tuple[str | None, str | None]:
@@ -190,6 +191,7 @@ def read_list(path: str | Path) -> ListFile:
             columns.append(None)
             continue
         listing.fields[name] = unit
+        listing.headers[name] = str(cell).strip()
         columns.append(name)
     for required in ("rank", "rmax"):
         if required not in listing.fields:
