@@ -24,6 +24,7 @@ import pyoxigraph as ox
 import rdflib
 
 from .binding import bind_values
+from .derive import DERIVED_VERSION, materialise_summaries
 from .errors import DataError, QueryError
 from .namespaces import DERIVED_GRAPH, GRAPH_BASE, PREFIXES
 
@@ -141,6 +142,7 @@ class Dataset:
             from .rollup import materialise_rollups
 
             dataset.rollup_errors = materialise_rollups(dataset, strict=strict)
+            materialise_summaries(dataset)
         if store_dir is not None:
             store.add(ox.Quad(META_GRAPH, _FINGERPRINT, ox.Literal(fingerprint), META_GRAPH))
             store.flush()
@@ -239,7 +241,8 @@ def graph_name(path: Path, root: Path) -> ox.NamedNode:
 
 def _fingerprint(files: Sequence[Path]) -> str:
     stats = [(str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
-    return hashlib.sha256(json.dumps(stats).encode()).hexdigest()
+    # The derivation version too: a store written before the summaries changed is rebuilt.
+    return hashlib.sha256(json.dumps([DERIVED_VERSION, stats]).encode()).hexdigest()
 
 
 def _stored_fingerprint(store: ox.Store) -> str | None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
-from ..namespaces import HK
+from ..namespaces import DERIVED_GRAPH, HK
 from ..profile import ComponentRow, Performance, Source, SystemProfile, TimelineRow, source_of
 from ..rollup import OwnershipGraph
 from .systempage import turtle_bytes
@@ -224,8 +224,11 @@ def all_turtle(ds: Dataset, systems: list[str]) -> dict[str, bytes]:
     system_pred = ox.NamedNode(str(HK.system))
     links = [ox.NamedNode(str(HK[name])) for name in ("citation", "checkedCitation", "termCheck")]
     members: dict[str, set[ox.NamedNode]] = {s: {ox.NamedNode(s)} for s in systems}
+    derived = ox.NamedNode(str(DERIVED_GRAPH))
     for quad in store.quads_for_pattern(None, system_pred, None):
         if not isinstance(quad.object, ox.NamedNode) or not isinstance(quad.subject, ox.NamedNode):
+            continue
+        if quad.graph_name == derived:
             continue
         bucket = members.get(quad.object.value)
         if bucket is not None:
@@ -236,8 +239,11 @@ def all_turtle(ds: Dataset, systems: list[str]) -> dict[str, bytes]:
     def triples_of(node: ox.NamedNode) -> set[ox.Triple]:
         found = cache.get(node)
         if found is None:
+            # Derived summaries are computed at load, not part of the record.
             found = {
-                ox.Triple(q.subject, q.predicate, q.object) for q in store.quads_for_pattern(node, None, None)
+                ox.Triple(q.subject, q.predicate, q.object)
+                for q in store.quads_for_pattern(node, None, None)
+                if q.graph_name != derived
             }
             cache[node] = found
         return found

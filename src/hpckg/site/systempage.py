@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
-from ..namespaces import HK, PREFIXES, RDFS, SCHEMA, SKOS
+from ..namespaces import DERIVED_GRAPH, HK, PREFIXES, RDFS, SCHEMA, SKOS
 
 if TYPE_CHECKING:
     from ..profile import SystemProfile
@@ -68,7 +68,13 @@ def turtle_bytes(triples: list[ox.Triple]) -> bytes:
 
 def system_turtle(ds: Dataset, iri: str) -> bytes:
     """The system's own record (node, claims, their citations) as Turtle, sorted."""
-    triples = {_key(t): t for t in ds.construct(_BUNDLE, {"s": ox.NamedNode(iri)})}
+    derived = ox.NamedNode(str(DERIVED_GRAPH))
+    triples = {
+        _key(t): t
+        for t in ds.construct(_BUNDLE, {"s": ox.NamedNode(iri)})
+        # Derived summaries are computed at load, not part of the record.
+        if ox.Quad(t.subject, t.predicate, t.object, derived) not in ds.store
+    }
     return turtle_bytes([triples[k] for k in sorted(triples)])
 
 
