@@ -50,3 +50,14 @@ def test_cli(epoch_nt: Path, runner: CliRunner) -> None:
 def test_help_describes_the_command(runner: CliRunner) -> None:
     done = runner.invoke(main, ["conflicts", "--help"])
     assert done.exit_code == 0 and "disagreements" in done.output.lower()
+
+
+def test_saved_query_agrees_with_the_finder_on_countries(epoch_nt: Path) -> None:
+    from hpckg.queries import load_saved, run_query
+
+    ds = Dataset.load([epoch_nt, TOP500])
+    saved = {(r["claimA"], r["claimB"]) for r in run_query(ds, load_saved("conflicts", ds.root)).records()}
+    found = {
+        (r["claimA"], r["claimB"]) for r in find_conflicts(ds).records() if r["aspect"].value == "country"
+    }
+    assert saved == found

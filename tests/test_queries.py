@@ -86,6 +86,12 @@ def _under_parent(ds: Dataset) -> None:
     assert any(s.startswith("Cray") for s in suppliers) and "Hewlett Packard Enterprise" in suppliers
     hpe_2015 = rows(ds, "parts-supplied-under-parent", parent="hpe", as_of="2015-01-01")
     assert not any(r["supplierLabel"].startswith("Cray") for r in hpe_2015)
+    # One row per supplier, role and part: counts and tier range, not one row per system.
+    keys = [(r["supplierLabel"], r["role"], r.get("partLabel")) for r in hpe_today]
+    assert len(keys) == len(set(keys))
+    ranks = ["weak", "estimated", "reported", "verified"]
+    assert all(int(r["systems"]) >= 1 for r in hpe_today)
+    assert all(ranks.index(r["lowestTier"]) <= ranks.index(r["highestTier"]) for r in hpe_today)
 
 
 @expect("parent-as-of")

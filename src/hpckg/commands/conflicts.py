@@ -1,8 +1,9 @@
 """`hpckg conflicts`: list disagreements between sources about the same system.
 
-Runs the saved query ``conflicts`` (``queries/conflicts.rq``): same system, same
-metric / role / event / location, different values, no citation in common, with
-both values, both sources and both tiers.
+The finder is :func:`hpckg.conflicts.find_conflicts` (same system, same metric /
+role / event / location, different values, no citation in common, with both
+values, both sources and both tiers); this command formats its rows. The saved
+query ``conflicts`` is a narrower, fast SPARQL view of the same data.
 """
 
 from __future__ import annotations
@@ -11,17 +12,11 @@ from pathlib import Path
 
 import click
 
-from ..queries import QueryResult, load_saved, run_query
+from ..conflicts import find_conflicts
 from ..results import FORMATS, format_result
-from ..store import Dataset
 from ._common import data_option, load, store_option
 
 __all__ = ["command", "find_conflicts"]
-
-
-def find_conflicts(ds: Dataset) -> QueryResult:
-    """Every disagreement in ``ds`` (columns as in ``queries/conflicts.rq``)."""
-    return run_query(ds, load_saved("conflicts", ds.root), {})
 
 
 @click.command()
