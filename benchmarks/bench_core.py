@@ -113,7 +113,8 @@ def bench(name: str, data: list[Path], runs: int, cap: float) -> None:
             oxi = p50(lambda q=query, v=values: run_query(ds, q, v), runs)
             worst = max(worst, oxi)
             text = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in PREFIXES.items()) + bind_values(
-                query.text, bind_params(query, values))
+                query.text, bind_params(query, values)
+            )
             slow = rdf.run(text, cap)
             shown = f"{slow:.3f} s" if slow is not None else f">{cap:.0f} s"
             ratio = (slow if slow is not None else cap) / max(oxi, 1e-6)
@@ -122,8 +123,10 @@ def bench(name: str, data: list[Path], runs: int, cap: float) -> None:
             print(f"{query.name:44} {oxi * 1000:10.2f} ms {shown:>10} {mark}{ratio:8,.0f}x")
     finally:
         rdf.close()
-    print(f"slowest saved query p50: {worst * 1000:.2f} ms; rdflib parse: {rdf.parse_seconds:.1f} s; "
-          f"median ratio: {statistics.median(ratios):,.0f}x, min ratio: {min(ratios):,.0f}x")
+    print(
+        f"slowest saved query p50: {worst * 1000:.2f} ms; rdflib parse: {rdf.parse_seconds:.1f} s; "
+        f"median ratio: {statistics.median(ratios):,.0f}x, min ratio: {min(ratios):,.0f}x"
+    )
 
 
 def main() -> None:

@@ -45,10 +45,11 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     ds = Dataset.load(args.files, root=ROOT)
-    print(f"load (with summaries): {time.perf_counter() - started:.2f} s, "
-          f"{ds.triple_count(include_derived=True):,} triples")
-    print(f"summarise (the part of the load the summaries add, less writing): "
-          f"{p50(lambda: summarise(ds), 1):.2f} s")
+    print(
+        f"load (with summaries): {time.perf_counter() - started:.2f} s, "
+        f"{ds.triple_count(include_derived=True):,} triples"
+    )
+    print(f"summarise (the part of the load the summaries add, less writing): {p50(lambda: summarise(ds), 1):.2f} s")
     for name in QUERIES:
         query = load_saved(name, ROOT)
         rows = len(run_query(ds, query).rows)

@@ -44,8 +44,10 @@ def main() -> None:
         times.append(time.perf_counter() - started)
     out = work / "epoch.nt"
     write_epoch(result, out)
-    print(f"Epoch import (with --top500, hardware): p50 {statistics.median(times):.2f} s "
-          f"(runs {', '.join(f'{t:.2f}' for t in times)}; target <= 10 s); {result.report.summary()}")
+    print(
+        f"Epoch import (with --top500, hardware): p50 {statistics.median(times):.2f} s "
+        f"(runs {', '.join(f'{t:.2f}' for t in times)}; target <= 10 s); {result.report.summary()}"
+    )
     ds = Dataset.load([top500, out])
     print(f"full graph: {ds.triple_count()} quads")
     for query in all_saved():

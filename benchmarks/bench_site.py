@@ -118,9 +118,7 @@ def synthetic_graph(path: Path, systems: int, seed: int = 6) -> Path:
         )
         t(cite, "<http://purl.org/dc/terms/title>", lit(f"TOP500 system page {n}"))
 
-        def claim(
-            kind: str, key: str, *pairs: tuple[str, str], n: int = n, s: str = s, cite: str = cite
-        ) -> None:
+        def claim(kind: str, key: str, *pairs: tuple[str, str], n: int = n, s: str = s, cite: str = cite) -> None:
             c = iri(id_iri("claim", f"bench-{n:05d}-{key}"))
             t(c, rdf_type, iri(HK[kind]))
             t(c, iri(HK.system), s)

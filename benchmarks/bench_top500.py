@@ -43,8 +43,10 @@ def main() -> int:
         write_import(result, out)
         elapsed = time.perf_counter() - start
         triples = result.report.triples
-        print(f"import: {len(files)} lists, {result.report.rows_imported} rows, {triples} triples "
-              f"in {elapsed:.2f} s ({triples / elapsed:,.0f} triples/s; target <= 20 s)")
+        print(
+            f"import: {len(files)} lists, {result.report.rows_imported} rows, {triples} triples "
+            f"in {elapsed:.2f} s ({triples / elapsed:,.0f} triples/s; target <= 20 s)"
+        )
         start = time.perf_counter()
         ds = Dataset.load([out])
         print(f"load curated + import into the store: {time.perf_counter() - start:.2f} s")
@@ -57,8 +59,10 @@ def main() -> int:
                 start = time.perf_counter()
                 report = validate(ds)
                 conforms = getattr(report, "conforms", None)
-                print(f"validation of the full graph: {time.perf_counter() - start:.2f} s "
-                      f"(conforms: {conforms}; target <= 60 s)")
+                print(
+                    f"validation of the full graph: {time.perf_counter() - start:.2f} s "
+                    f"(conforms: {conforms}; target <= 60 s)"
+                )
         for query in all_saved(root):
             if not query.name.startswith("top500-"):
                 continue
@@ -69,8 +73,7 @@ def main() -> int:
                 start = time.perf_counter()
                 rows = len(run_query(ds, query, params).rows)
                 times.append(time.perf_counter() - start)
-            print(f"query {query.name}: p50 {statistics.median(times) * 1000:.0f} ms, "
-                  f"{rows} rows (target <= 100 ms)")
+            print(f"query {query.name}: p50 {statistics.median(times) * 1000:.0f} ms, {rows} rows (target <= 100 ms)")
     return 0
 
 

@@ -24,10 +24,7 @@ PAGE = (
     + b"<p>Filler text about clusters and interconnects. </p>" * 40
     + b"<p>Benchmark-7 has 2,288 NVIDIA A100-SXM 80GB GPUs.</p></body></html>"
 )
-RESPONSE = (
-    b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n" % len(PAGE)
-    + PAGE
-)
+RESPONSE = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n" % len(PAGE) + PAGE
 
 
 async def _serve(port_out: multiprocessing.connection.Connection) -> None:

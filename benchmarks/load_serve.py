@@ -96,9 +96,7 @@ async def one_client(http: httpx.AsyncClient, mix: Mix, start: int, stop: float,
             return
         began = time.perf_counter()
         try:
-            response = await http.get(
-                target, params=params, headers={"Accept": "application/sparql-results+json"}
-            )
+            response = await http.get(target, params=params, headers={"Accept": "application/sparql-results+json"})
             ok = response.status_code == 200
             problem = f"{response.status_code} {target}: {response.text[:120]}"
         except httpx.HTTPError as error:

@@ -26,10 +26,18 @@ RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
 LABEL = "<http://www.w3.org/2000/01/rdf-schema#label>"
 EDITIONS = [f"{y}-{m:02d}" for y in range(2011, 2026) for m in (6, 11)][:-1]  # up to 2025-06
 ROLES = [
-    ("Integrator", ["hpe", "cray", "sgi", "dell", "lenovo", "ibm", "bull", "atos", "eviden", "fujitsu", "nec", "inspur"], []),
+    (
+        "Integrator",
+        ["hpe", "cray", "sgi", "dell", "lenovo", "ibm", "bull", "atos", "eviden", "fujitsu", "nec", "inspur"],
+        [],
+    ),
     ("Accelerator", ["nvidia"], ["nvidia-a100", "nvidia-a100-sxm4-80gb", "nvidia-h100-sxm5-80gb", "nvidia-tesla-v100"]),
     ("CPU", ["intel", "amd", "ibm", "fujitsu"], ["amd-epyc-7742", "ibm-power9", "fujitsu-a64fx"]),
-    ("Interconnect", ["mellanox", "nvidia", "cray", "hpe"], ["mellanox-infiniband-edr", "nvidia-infiniband-hdr", "hpe-slingshot-11"]),
+    (
+        "Interconnect",
+        ["mellanox", "nvidia", "cray", "hpe"],
+        ["mellanox-infiniband-edr", "nvidia-infiniband-hdr", "hpe-slingshot-11"],
+    ),
 ]
 COUNTRIES = ["US", "CN", "JP", "DE", "FR", "GB", "IT", "KR", "CA", "NL"]
 
@@ -54,7 +62,9 @@ def generate(target_triples: int, seed: int = 42) -> str:
     cites = {e: iri("citation", f"synthetic-top500-{e}") for e in EDITIONS}
     for edition, cite in cites.items():
         add(f"{cite} {RDF_TYPE} {hk('Citation')} .")
-        add(f"{cite} {hk('url')} {lit(f'https://www.top500.org/lists/top500/{edition[:4]}/{edition[5:]}/', 'anyURI')} .")
+        add(
+            f"{cite} {hk('url')} {lit(f'https://www.top500.org/lists/top500/{edition[:4]}/{edition[5:]}/', 'anyURI')} ."
+        )
     n = 0
     while len(lines) < target_triples:
         n += 1
@@ -63,9 +73,13 @@ def generate(target_triples: int, seed: int = 42) -> str:
         add(f"{system} {LABEL} {lit(f'Synthetic system {n}')} .")
         add(f"{system} {hk('country')} {lit(rng.choice(COUNTRIES))} .")
         op = iri("claim", f"synthetic-{n}-operation")
-        for t in (f"{op} {RDF_TYPE} {hk('Operation')} .", f"{op} {hk('system')} {system} .",
-                  f"{op} {hk('operator')} {iri('org', 'oak-ridge-national-laboratory')} .",
-                  f"{op} {hk('citation')} {cites[EDITIONS[0]]} .", f"{op} {hk('tier')} {hk('Verified')} ."):
+        for t in (
+            f"{op} {RDF_TYPE} {hk('Operation')} .",
+            f"{op} {hk('system')} {system} .",
+            f"{op} {hk('operator')} {iri('org', 'oak-ridge-national-laboratory')} .",
+            f"{op} {hk('citation')} {cites[EDITIONS[0]]} .",
+            f"{op} {hk('tier')} {hk('Verified')} .",
+        ):
             add(t)
         first = rng.randrange(len(EDITIONS))
         parts = [(role, rng.choice(sups), rng.choice(ps) if ps else None) for role, sups, ps in ROLES]
@@ -76,7 +90,14 @@ def generate(target_triples: int, seed: int = 42) -> str:
             listed = iri("list", f"top500-{edition}")
             base = f"synthetic-{n}-{edition}"
 
-            def claim(kind: str, suffix: str, extra: list[str]) -> None:
+            def claim(
+                kind: str,
+                suffix: str,
+                extra: list[tuple[str, str]],
+                base: str = base,
+                system: str = system,
+                cite: str = cite,
+            ) -> None:
                 node = iri("claim", f"{base}-{suffix}")
                 add(f"{node} {RDF_TYPE} {hk(kind)} .")
                 add(f"{node} {hk('system')} {system} .")
@@ -85,11 +106,26 @@ def generate(target_triples: int, seed: int = 42) -> str:
                 for predicate, obj in extra:
                     add(f"{node} {predicate} {obj} .")
 
-            claim("RankingEntry", "rank", [(hk("listEdition"), listed), (hk("rank"), lit(rng.randint(1, 500), "integer"))])
-            for metric, value, unit in (("Rmax", rpeak * rng.uniform(0.5, 0.9), "TeraFLOPS"), ("Rpeak", rpeak, "TeraFLOPS"),
-                                        ("Cores", rng.randint(1000, 9_000_000), "Count"), ("Power", rng.uniform(50, 30000), "Kilowatt")):
-                claim("Measurement", metric.lower(), [(hk("metric"), hk(metric)), (hk("value"), lit(f"{value:.3f}", "decimal")),
-                                                      (hk("unit"), hk(unit)), (hk("asOf"), day), (hk("listEdition"), listed)])
+            claim(
+                "RankingEntry", "rank", [(hk("listEdition"), listed), (hk("rank"), lit(rng.randint(1, 500), "integer"))]
+            )
+            for metric, value, unit in (
+                ("Rmax", rpeak * rng.uniform(0.5, 0.9), "TeraFLOPS"),
+                ("Rpeak", rpeak, "TeraFLOPS"),
+                ("Cores", rng.randint(1000, 9_000_000), "Count"),
+                ("Power", rng.uniform(50, 30000), "Kilowatt"),
+            ):
+                claim(
+                    "Measurement",
+                    metric.lower(),
+                    [
+                        (hk("metric"), hk(metric)),
+                        (hk("value"), lit(f"{value:.3f}", "decimal")),
+                        (hk("unit"), hk(unit)),
+                        (hk("asOf"), day),
+                        (hk("listEdition"), listed),
+                    ],
+                )
             for role, supplier, part in parts:
                 extra = [(hk("role"), hk(role)), (hk("supplier"), iri("org", supplier))]
                 if part:

@@ -18,7 +18,9 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--update-golden", action="store_true", default=False,
+        "--update-golden",
+        action="store_true",
+        default=False,
         help="Rewrite the golden files under tests/golden instead of comparing against them.",
     )
 

@@ -34,7 +34,19 @@ def test_public_api_is_pinned() -> None:
     import hpckg
 
     assert sorted(hpckg.__all__) == [
-        "DataError", "Dataset", "FetchError", "HpckgError", "ParameterError", "QueryError", "QueryResult",
-        "SavedQuery", "UsageError", "ValidationError", "all_saved", "current_parent", "load_saved",
-        "ownership_chain", "run_query",
+        "DataError",
+        "Dataset",
+        "FetchError",
+        "HpckgError",
+        "ParameterError",
+        "QueryError",
+        "QueryResult",
+        "SavedQuery",
+        "UsageError",
+        "ValidationError",
+        "all_saved",
+        "current_parent",
+        "load_saved",
+        "ownership_chain",
+        "run_query",
     ]

@@ -45,14 +45,18 @@ def test_tsv_and_table(runner: CliRunner) -> None:
 
 def test_min_tier_option(runner: CliRunner) -> None:
     weak = runner.invoke(main, ["query", "a100-systems-by-current-parent", "--format", "csv"])
-    verified = runner.invoke(main, ["query", "a100-systems-by-current-parent", "--format", "csv", "--min-tier", "verified"])
+    verified = runner.invoke(
+        main, ["query", "a100-systems-by-current-parent", "--format", "csv", "--min-tier", "verified"]
+    )
     assert "system/seren" in weak.output and "system/seren" not in verified.output
     refused = runner.invoke(main, ["query", "coverage", "--min-tier", "verified"])
     assert refused.exit_code == 2 and "does not take a minimum tier" in refused.output
 
 
 def test_adhoc_sparql_and_query_file(runner: CliRunner, tmp_path: Path) -> None:
-    adhoc = runner.invoke(main, ["query", "--sparql", "SELECT (COUNT(*) AS ?n) WHERE { ?s a hk:System }", "--format", "csv"])
+    adhoc = runner.invoke(
+        main, ["query", "--sparql", "SELECT (COUNT(*) AS ?n) WHERE { ?s a hk:System }", "--format", "csv"]
+    )
     assert adhoc.exit_code == 0 and int(adhoc.output.splitlines()[1]) > 15
     path = tmp_path / "mine.rq"
     path.write_text("#+ title: mine\n#+ param: org (org) : org\nSELECT ?l WHERE { $org rdfs:label ?l }\n")

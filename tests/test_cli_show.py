@@ -45,8 +45,14 @@ def test_measured_performance_is_unknown_everywhere(runner: CliRunner) -> None:
 
 
 def test_component_rows_match_the_seed(runner: CliRunner) -> None:
-    seed_rows = [line for line in seed_text().splitlines() if line.startswith("| Accelerator") or line.startswith("| Interconnect")]
-    out_rows = [line for line in show(runner, "seren").splitlines() if line.startswith(("| Accelerator", "| Interconnect"))]
+    seed_rows = [
+        line
+        for line in seed_text().splitlines()
+        if line.startswith("| Accelerator") or line.startswith("| Interconnect")
+    ]
+    out_rows = [
+        line for line in show(runner, "seren").splitlines() if line.startswith(("| Accelerator", "| Interconnect"))
+    ]
     assert len(seed_rows) == len(out_rows) == 2
     for seed_row, out_row in zip(seed_rows, out_rows, strict=True):
         s = [c.strip() for c in seed_row.strip("|").split("|")]

@@ -28,9 +28,16 @@ def test_malformed_turtle_names_file_and_line(runner: CliRunner, project_copy: P
 def test_claim_without_citation_or_tier_fails(runner: CliRunner, project_copy: Path) -> None:
     seren = project_copy / "graph" / "systems" / "seren.ttl"
     text = seren.read_text(encoding="utf-8")
-    text = text.replace("    hk:tier hk:Reported .\n\nclaim:seren-supply-accelerator", "    hk:citation cite:arxiv-2403-07648 .\n\nclaim:seren-supply-accelerator", 1)
-    text = text.replace("""    hk:partDescription "286 nodes of 8 NVIDIA A100-SXM 80GB GPUs" ;
-    hk:citation cite:arxiv-2403-07648 ;""", """    hk:partDescription "286 nodes of 8 NVIDIA A100-SXM 80GB GPUs" ;""")
+    text = text.replace(
+        "    hk:tier hk:Reported .\n\nclaim:seren-supply-accelerator",
+        "    hk:citation cite:arxiv-2403-07648 .\n\nclaim:seren-supply-accelerator",
+        1,
+    )
+    text = text.replace(
+        """    hk:partDescription "286 nodes of 8 NVIDIA A100-SXM 80GB GPUs" ;
+    hk:citation cite:arxiv-2403-07648 ;""",
+        """    hk:partDescription "286 nodes of 8 NVIDIA A100-SXM 80GB GPUs" ;""",
+    )
     seren.write_text(text, encoding="utf-8")
     result = runner.invoke(main, ["validate"])
     assert result.exit_code == 1
@@ -48,7 +55,9 @@ def test_ownership_cycle_fails(runner: CliRunner, project_copy: Path) -> None:
     hk:acquired org:nvidia ; hk:acquirer org:mellanox ; hk:changeKind hk:Acquisition ;
     hk:completedOn "2021-01-01"^^xsd:date ;
     hk:citation <https://w3id.org/hpckg/id/citation/arxiv-2403-07648> ; hk:tier hk:Weak .
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     result = runner.invoke(main, ["validate"])
     assert result.exit_code == 1
     assert "ownership cycle" in result.output
@@ -60,9 +69,12 @@ def test_ownership_cycle_fails(runner: CliRunner, project_copy: Path) -> None:
 
 def test_extra_data_file_is_validated_too(runner: CliRunner, tmp_path: Path) -> None:
     extra = tmp_path / "extra.ttl"
-    extra.write_text("""@prefix hk: <https://w3id.org/hpckg/ontology#> .
+    extra.write_text(
+        """@prefix hk: <https://w3id.org/hpckg/ontology#> .
 <https://w3id.org/hpckg/id/system/x> a hk:System ; hk:country "Narnia" .
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     result = runner.invoke(main, ["validate", "--data", str(extra)])
     assert result.exit_code == 1
     assert "system:x" in result.output

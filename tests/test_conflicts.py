@@ -57,7 +57,5 @@ def test_saved_query_agrees_with_the_finder_on_countries(epoch_nt: Path) -> None
 
     ds = Dataset.load([epoch_nt, TOP500])
     saved = {(r["claimA"], r["claimB"]) for r in run_query(ds, load_saved("conflicts", ds.root)).records()}
-    found = {
-        (r["claimA"], r["claimB"]) for r in find_conflicts(ds).records() if r["aspect"].value == "country"
-    }
+    found = {(r["claimA"], r["claimB"]) for r in find_conflicts(ds).records() if r["aspect"].value == "country"}
     assert saved == found

@@ -93,9 +93,7 @@ def _direct_best(ds: Dataset, rank: int) -> dict[str, tuple[Decimal, set[str | N
 @pytest.mark.parametrize("rank", RANKS)
 def test_rmax_summary_of_every_system(dataset: Dataset, rank: int) -> None:
     direct = _direct_best(dataset, rank)
-    derived = {
-        r["s"].value: r for r in dataset.select(_DERIVED_RMAX, {"min": _integer(rank), "derived": DERIVED})
-    }
+    derived = {r["s"].value: r for r in dataset.select(_DERIVED_RMAX, {"min": _integer(rank), "derived": DERIVED})}
     if rank <= TIERS["verified"][1]:
         assert direct, "the curated graph has TOP500 Rmax figures"
     assert set(derived) == set(direct)
@@ -156,9 +154,7 @@ def test_tiers_units_and_first_appearance(small: Dataset) -> None:
     assert derived_value(small, a, "readableCitation") == ["true"]
     assert derived_value(small, b, "readableCitation") == ["false"]
     # Counting weak figures, the 2.5 PFlop/s rumour wins (it has no edition).
-    weak = small.select(
-        "SELECT ?v WHERE { ?n hk:system $s ; hk:minTierRank 1 ; hk:value ?v }", {"s": ox.NamedNode(a)}
-    )
+    weak = small.select("SELECT ?v WHERE { ?n hk:system $s ; hk:minTierRank 1 ; hk:value ?v }", {"s": ox.NamedNode(a)})
     assert [Decimal(r["v"].value) for r in weak] == [Decimal(2500)]
     # From reported up, 1000 TFlop/s and 1000000 GFlop/s are equal: the earlier one is first.
     for rank in (TIERS["reported"][1], TIERS["verified"][1]):
@@ -170,7 +166,7 @@ def test_tiers_units_and_first_appearance(small: Dataset) -> None:
 
 def test_summaries_stay_out_of_the_sources(small: Dataset) -> None:
     # The ontology declares the terms: look for the derived statements themselves.
-    used = [f"<{HK.bestTierRank}> \"", f"<{HK.readableCitation}> \"", f"<{HK.minTierRank}> \""]
+    used = [f'<{HK.bestTierRank}> "', f'<{HK.readableCitation}> "', f'<{HK.minTierRank}> "']
     exported = small.ntriples(include_derived=False).decode()
     assert not [u for u in used if u in exported]
     plain = export(small, "nt")  # what `hpckg export` writes without --with-derived

@@ -31,7 +31,9 @@ def test_golden_export_of_seren(fmt: str, request: pytest.FixtureRequest) -> Non
         golden.write_text(text, encoding="utf-8")
     expected = golden.read_text(encoding="utf-8")
     parse_as = {"ttl": "turtle", "nt": "nt", "jsonld": "json-ld"}[fmt]
-    assert isomorphic(rdflib.Graph().parse(data=text, format=parse_as), rdflib.Graph().parse(data=expected, format=parse_as))
+    assert isomorphic(
+        rdflib.Graph().parse(data=text, format=parse_as), rdflib.Graph().parse(data=expected, format=parse_as)
+    )
     assert text == expected, f"{golden.name} differs byte for byte; rerun pytest --update-golden if intended"
 
 

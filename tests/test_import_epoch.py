@@ -124,9 +124,9 @@ def test_chips_resolve_to_parts_with_designer_as_supplier(graph: Dataset) -> Non
         """SELECT ?part ?supplier ?q WHERE { claim:epoch-test-alpha-phase-1-supply-primary
              hk:part ?part ; hk:supplier ?supplier ; hk:quantity ?q }"""
     )
-    assert [(r["part"].value.rsplit("/", 1)[-1], r["supplier"].value.rsplit("/", 1)[-1], r["q"].value) for r in rows] == [
-        ("nvidia-a100", "nvidia", "1000")
-    ]
+    assert [
+        (r["part"].value.rsplit("/", 1)[-1], r["supplier"].value.rsplit("/", 1)[-1], r["q"].value) for r in rows
+    ] == [("nvidia-a100", "nvidia", "1000")]
 
 
 def test_unknown_chips_and_minted_orgs_reported(result) -> None:  # type: ignore[no-untyped-def]
@@ -200,8 +200,19 @@ def test_cli_writes_output_and_report(tmp_path: Path, runner: CliRunner) -> None
     out, report = tmp_path / "e.nt", tmp_path / "r.json"
     done = runner.invoke(
         main,
-        ["import", "epoch", str(CLUSTERS), "--hardware", str(HARDWARE), "--top500", str(TOP500),
-         "-o", str(out), "--report", str(report)],
+        [
+            "import",
+            "epoch",
+            str(CLUSTERS),
+            "--hardware",
+            str(HARDWARE),
+            "--top500",
+            str(TOP500),
+            "-o",
+            str(out),
+            "--report",
+            str(report),
+        ],
     )
     assert done.exit_code == 0, done.output
     assert "11 rows, 8 imported, 3 skipped" in done.output

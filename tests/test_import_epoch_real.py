@@ -55,8 +55,11 @@ def test_every_claim_has_citation_and_tier(real) -> None:  # type: ignore[no-unt
 
 def test_named_chips_are_one_part_each(real) -> None:  # type: ignore[no-untyped-def]
     _, _, ds = real
-    for text, part in [("NVIDIA H100 SXM5 80GB", "nvidia-h100-sxm5-80gb"), ("NVIDIA A100", "nvidia-a100"),
-                       ("NVIDIA GB200", "nvidia-gb200")]:
+    for text, part in [
+        ("NVIDIA H100 SXM5 80GB", "nvidia-h100-sxm5-80gb"),
+        ("NVIDIA A100", "nvidia-a100"),
+        ("NVIDIA GB200", "nvidia-gb200"),
+    ]:
         rows = ds.select(
             "SELECT DISTINCT ?p WHERE { ?c hk:partDescription ?d ; hk:part ?p FILTER(STR(?d) = $t) }",
             {"t": __import__("pyoxigraph").Literal(text)},

@@ -30,13 +30,19 @@ def values(nt: bytes, predicate: str) -> list[str]:
 @pytest.mark.parametrize(
     ("header", "field", "unit"),
     [
-        ("RMax", "rmax", None), ("Rmax [TFlop/s]", "rmax", "TFlop/s"), ("Cores", "cores", None),
-        ("Total Cores", "cores", None), ("Effeciency (%)", "efficiency", "%"),
-        ("Power (kW)", "power", "kW"), ("Mflops/Watt", "energy_efficiency", "Mflops/Watt"),
+        ("RMax", "rmax", None),
+        ("Rmax [TFlop/s]", "rmax", "TFlop/s"),
+        ("Cores", "cores", None),
+        ("Total Cores", "cores", None),
+        ("Effeciency (%)", "efficiency", "%"),
+        ("Power (kW)", "power", "kW"),
+        ("Mflops/Watt", "energy_efficiency", "Mflops/Watt"),
         ("Power Effeciency [GFlops/Watts]", "energy_efficiency", "GFlops/Watts"),
         ("Energy Efficiency [GFlops/Watts]", "energy_efficiency", "GFlops/Watts"),
-        ("Accelerator/Co-Processor", "accelerator", None), ("Accelerator", "accelerator", None),
-        ("Accelerator/Co-Processor Cores", "accelerator_cores", None), ("System ID", "system_id", None),
+        ("Accelerator/Co-Processor", "accelerator", None),
+        ("Accelerator", "accelerator", None),
+        ("Accelerator/Co-Processor Cores", "accelerator_cores", None),
+        ("System ID", "system_id", None),
     ],
 )
 def test_header_variants(header: str, field: str, unit: str | None) -> None:
@@ -80,8 +86,12 @@ def test_identity_links_pre_id_rows_to_system_id(result) -> None:  # type: ignor
 
 def test_suppliers_from_free_text(result) -> None:  # type: ignore[no-untyped-def]
     suppliers = set(values(result.ntriples, HK + "supplier"))
-    assert {"https://w3id.org/hpckg/id/org/mellanox", "https://w3id.org/hpckg/id/org/ibm",
-            "https://w3id.org/hpckg/id/org/cray", "https://w3id.org/hpckg/id/org/hpe"} <= suppliers
+    assert {
+        "https://w3id.org/hpckg/id/org/mellanox",
+        "https://w3id.org/hpckg/id/org/ibm",
+        "https://w3id.org/hpckg/id/org/cray",
+        "https://w3id.org/hpckg/id/org/hpe",
+    } <= suppliers
 
 
 def test_output_is_valid_sorted_and_deterministic(result, dataset: Dataset) -> None:  # type: ignore[no-untyped-def]
@@ -110,7 +120,9 @@ def test_truncated_csv_is_a_data_error(tmp_path: Path) -> None:
 
 def test_cli_writes_output_and_report(tmp_path: Path) -> None:
     out, report = tmp_path / "t.nt", tmp_path / "r.json"
-    outcome = CliRunner().invoke(main, ["import", "top500", str(CSV), str(TSV), "-o", str(out), "--report", str(report)])
+    outcome = CliRunner().invoke(
+        main, ["import", "top500", str(CSV), str(TSV), "-o", str(out), "--report", str(report)]
+    )
     assert outcome.exit_code == 0, outcome.output
     assert out.stat().st_size > 0 and '"rows_imported": 5' in report.read_text()
     first = out.read_bytes()

@@ -55,12 +55,8 @@ def test_rmax_totals_match_the_files(imported: Dataset, lists: list[Path]) -> No
 
 
 @pytest.mark.parametrize(("system_id", "name"), [("179397", "Summit"), ("179398", "Sierra"), ("180047", "Frontier")])
-def test_flagship_is_one_system_across_lists(
-    imported: Dataset, lists: list[Path], system_id: str, name: str
-) -> None:
-    systems = imported.select(
-        f'SELECT DISTINCT ?s WHERE {{ ?s hk:top500SystemId "{system_id}" }}'
-    )
+def test_flagship_is_one_system_across_lists(imported: Dataset, lists: list[Path], system_id: str, name: str) -> None:
+    systems = imported.select(f'SELECT DISTINCT ?s WHERE {{ ?s hk:top500SystemId "{system_id}" }}')
     assert len(systems) == 1, systems
     editions = imported.select(
         "SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { ?x a hk:RankingEntry ; hk:system ?s ; hk:listEdition ?e . }",
@@ -68,7 +64,8 @@ def test_flagship_is_one_system_across_lists(
     )
     in_files = sum(
         any(str(row.values.get("system_id", "")).removesuffix(".0") == system_id for row in read_list(p).rows)
-        for p in lists if p.name >= "TOP500_201711"
+        for p in lists
+        if p.name >= "TOP500_201711"
     )
     assert in_files >= 4
     assert int(editions[0]["n"].value) == in_files, name
@@ -110,9 +107,7 @@ def test_pre_2017_rows_join_their_system_id(imported: Dataset) -> None:
         """SELECT DISTINCT ?s WHERE { ?x a hk:RankingEntry ; hk:system ?s ; hk:rank 1 ;
            hk:listEdition <https://w3id.org/hpckg/id/list/top500-2016-06> }"""
     )
-    later = imported.select(
-        "SELECT ?id WHERE { ?s hk:top500SystemId ?id }", {"s": rows[0]["s"]}
-    )
+    later = imported.select("SELECT ?id WHERE { ?s hk:top500SystemId ?id }", {"s": rows[0]["s"]})
     assert later, "the 2016-06 number one carries a System ID from a later list"
 
 

@@ -60,9 +60,7 @@ def test_push_replaces_the_default_graph_with_everything(
     assert result.exit_code == 0, result.output
     upload = received[0]
     assert (upload["method"], upload["query"], upload["type"]) == ("PUT", "default=", "application/n-triples")
-    triples = {
-        (t.subject, t.predicate, t.object) for t in ox.parse(upload["body"], format=ox.RdfFormat.N_TRIPLES)
-    }
+    triples = {(t.subject, t.predicate, t.object) for t in ox.parse(upload["body"], format=ox.RdfFormat.N_TRIPLES)}
     assert (ox.NamedNode(EX + "a"), ox.NamedNode(EX + "p"), ox.Literal("pushed")) in triples
     # The derived roll-up triples travel too: the roll-up queries read them.
     dataset = Dataset.load([extra])

@@ -43,7 +43,13 @@ def test_declared_parameters_match_the_query(query: SavedQuery) -> None:
 
 @pytest.mark.parametrize("query", SAVED, ids=NAMES)
 def test_query_parses_and_runs_on_the_curated_graph(query: SavedQuery, dataset: Dataset) -> None:
-    samples = {"system": "seren", "org": "mellanox", "parent": "nvidia", "family": "a100", "part": "nvidia-a100-sxm4-80gb"}
+    samples = {
+        "system": "seren",
+        "org": "mellanox",
+        "parent": "nvidia",
+        "family": "a100",
+        "part": "nvidia-a100-sxm4-80gb",
+    }
     values = {p.name: samples.get(p.name, samples.get(p.type, "")) for p in query.params if p.required}
     result = run_query(dataset, query, values)
     assert result.columns or result.boolean is not None
@@ -58,6 +64,7 @@ def expect(name: str) -> Callable[[Callable[[Dataset], Any]], Callable[[Dataset]
     def register(func: Callable[[Dataset], Any]) -> Callable[[Dataset], Any]:
         EXPECTED[name] = func
         return func
+
     return register
 
 
@@ -65,11 +72,22 @@ def expect(name: str) -> Callable[[Callable[[Dataset], Any]], Callable[[Dataset]
 def _a100(ds: Dataset) -> None:
     found = rows(ds, "a100-systems-by-current-parent")
     seren = [r for r in found if r["system"] == "system:seren"]
-    assert seren == [{"parentLabel": "NVIDIA", "system": "system:seren", "systemLabel": "Seren (Shanghai AI Lab)",
-                      "supplierLabel": "NVIDIA", "partLabel": "NVIDIA A100 SXM4 80GB", "quantity": "2288", "tier": "reported"}]
+    assert seren == [
+        {
+            "parentLabel": "NVIDIA",
+            "system": "system:seren",
+            "systemLabel": "Seren (Shanghai AI Lab)",
+            "supplierLabel": "NVIDIA",
+            "partLabel": "NVIDIA A100 SXM4 80GB",
+            "quantity": "2288",
+            "tier": "reported",
+        }
+    ]
     assert all(r["parentLabel"] for r in found)
     # Raising the minimum tier drops the reported Seren row.
-    assert not [r for r in rows(ds, "a100-systems-by-current-parent", min_tier="verified") if r["system"] == "system:seren"]
+    assert not [
+        r for r in rows(ds, "a100-systems-by-current-parent", min_tier="verified") if r["system"] == "system:seren"
+    ]
 
 
 @expect("systems-by-operator")
@@ -182,11 +200,14 @@ def test_hostile_value_for_an_entity_parameter_is_refused() -> None:
         bind_params(load_saved("system-components", ROOT), {"system": HOSTILE})
 
 
-@pytest.mark.parametrize(("name", "value", "message"), [
-    ("as_of", "yesterday", "expected a date"),
-    ("as_of", "2024-02-30", "expected a date"),
-    ("min_tier", "gold", "expected one of verified"),
-])
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("as_of", "yesterday", "expected a date"),
+        ("as_of", "2024-02-30", "expected a date"),
+        ("min_tier", "gold", "expected one of verified"),
+    ],
+)
 def test_parameter_of_the_wrong_type(name: str, value: str, message: str) -> None:
     with pytest.raises(ParameterError, match=message):
         bind_params(load_saved("a100-systems-by-current-parent", ROOT), {name: value})

@@ -20,14 +20,35 @@ from hpckg.reconcile import (
 )
 
 NVIDIA = id_iri("org", "nvidia")
-EOS = Candidate(id_iri("system", "top500-180239"), ("Eos NVIDIA DGX SuperPOD",), "180239", "US",
-                frozenset(), frozenset({"nvidia", "corporation"}))
-SELENE = Candidate(id_iri("system", "nvidia-selene"), ("Selene", "Selene (NVIDIA DGX SuperPOD)"), "179842", "US",
-                   frozenset({NVIDIA}))
-EAGLE = Candidate(id_iri("system", "microsoft-eagle"), ("Eagle",), None, "US", frozenset(),
-                  frozenset({"microsoft", "azure"}), "2025-06")
-OLD_EC2 = Candidate(id_iri("system", "top500-2011"), ("Amazon EC2 Cluster",), None, "US", frozenset(),
-                    frozenset({"amazon", "web", "services"}), "2011-06")
+EOS = Candidate(
+    id_iri("system", "top500-180239"),
+    ("Eos NVIDIA DGX SuperPOD",),
+    "180239",
+    "US",
+    frozenset(),
+    frozenset({"nvidia", "corporation"}),
+)
+SELENE = Candidate(
+    id_iri("system", "nvidia-selene"), ("Selene", "Selene (NVIDIA DGX SuperPOD)"), "179842", "US", frozenset({NVIDIA})
+)
+EAGLE = Candidate(
+    id_iri("system", "microsoft-eagle"),
+    ("Eagle",),
+    None,
+    "US",
+    frozenset(),
+    frozenset({"microsoft", "azure"}),
+    "2025-06",
+)
+OLD_EC2 = Candidate(
+    id_iri("system", "top500-2011"),
+    ("Amazon EC2 Cluster",),
+    None,
+    "US",
+    frozenset(),
+    frozenset({"amazon", "web", "services"}),
+    "2011-06",
+)
 
 
 def record(name: str, owners: tuple[str, ...] = ("NVIDIA",), **kw: object) -> ClusterRecord:
@@ -66,8 +87,9 @@ def test_eos_dfw_is_not_eos() -> None:
 
 
 def test_a_number_names_another_machine() -> None:
-    rsc = Candidate(id_iri("system", "rsc"), ("Meta Research SuperCluster (RSC)",), None, "US",
-                    frozenset(), frozenset({"meta"}))
+    rsc = Candidate(
+        id_iri("system", "rsc"), ("Meta Research SuperCluster (RSC)",), None, "US", frozenset(), frozenset({"meta"})
+    )
     assert reconcile([record("Meta Research SuperCluster 2 (RSC-2)", ("Meta",))], [rsc]).links == {}
 
 

@@ -35,9 +35,7 @@ def test_run_remote_posts_a_form_with_bound_values_and_prefixes() -> None:
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request)
-        return httpx.Response(
-            200, json=EMPTY_RESULTS, headers={"Content-Type": "application/sparql-results+json"}
-        )
+        return httpx.Response(200, json=EMPTY_RESULTS, headers={"Content-Type": "application/sparql-results+json"})
 
     result = run_remote("http://sparql.test/query", BY_LABEL, {"label": HOSTILE}, client=_mock(handler))
     assert result.columns == ["s"] and result.rows == []
@@ -75,9 +73,7 @@ def test_results_json_becomes_pyoxigraph_terms() -> None:
     }
 
     def handler(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(
-            200, content=json.dumps(doc), headers={"Content-Type": "application/sparql-results+json"}
-        )
+        return httpx.Response(200, content=json.dumps(doc), headers={"Content-Type": "application/sparql-results+json"})
 
     result = remote_query("http://sparql.test/query", "SELECT * {}", client=_mock(handler))
     assert result.columns == ["s", "n", "l", "d"]
@@ -119,9 +115,7 @@ def test_ask_and_construct_responses() -> None:
             "unexpected response type",
         ),
         (
-            httpx.Response(
-                200, text="{not json", headers={"Content-Type": "application/sparql-results+json"}
-            ),
+            httpx.Response(200, text="{not json", headers={"Content-Type": "application/sparql-results+json"}),
             "unreadable",
         ),
     ],
@@ -156,9 +150,7 @@ def test_parameters_are_checked_before_any_request() -> None:
         ("https://example.org/g", False, "POST", "graph=https%3A%2F%2Fexample.org%2Fg"),
     ],
 )
-def test_push_graph_speaks_the_graph_store_protocol(
-    graph: str | None, replace: bool, method: str, query: str
-) -> None:
+def test_push_graph_speaks_the_graph_store_protocol(graph: str | None, replace: bool, method: str, query: str) -> None:
     seen: list[httpx.Request] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -166,9 +158,7 @@ def test_push_graph_speaks_the_graph_store_protocol(
         return httpx.Response(204)
 
     body = f"<{EX}a> <{EX}p> <{EX}b> .\n".encode()
-    status = push_graph(
-        "http://store.test/ds/data", body, graph=graph, replace=replace, client=_mock(handler)
-    )
+    status = push_graph("http://store.test/ds/data", body, graph=graph, replace=replace, client=_mock(handler))
     assert status == 204
     assert seen[0].method == method
     assert seen[0].url.query.decode() == query

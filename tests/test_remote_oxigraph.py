@@ -61,9 +61,7 @@ def oxigraph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         deadline = time.monotonic() + 60
         while True:
             if process.poll() is not None:
-                raise RuntimeError(
-                    f"oxigraph exited: {process.stderr.read().decode() if process.stderr else ''}"
-                )
+                raise RuntimeError(f"oxigraph exited: {process.stderr.read().decode() if process.stderr else ''}")
             try:
                 httpx.get(f"{url}/query", params={"query": "ASK {}"}, timeout=2)
                 break
@@ -83,18 +81,14 @@ def oxigraph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def labels(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("labels") / "labels.ttl"
     values = [("hostile", HOSTILE), ("escape", "a\\u0022b"), ("newline", "two\nlines")]
-    path.write_text(
-        "".join(f"<{EX}{s}> <{EX}label> {json.dumps(v)} .\n" for s, v in values), encoding="utf-8"
-    )
+    path.write_text("".join(f"<{EX}{s}> <{EX}label> {json.dumps(v)} .\n" for s, v in values), encoding="utf-8")
     return path
 
 
 @pytest.fixture(scope="module")
 def pushed(oxigraph: str, labels: Path) -> tuple[str, Dataset]:
     """The curated graph plus a label fixture, pushed into Oxigraph's default graph."""
-    result = CliRunner().invoke(
-        main, ["push", "--endpoint", f"{oxigraph}/store", "--replace", "--data", str(labels)]
-    )
+    result = CliRunner().invoke(main, ["push", "--endpoint", f"{oxigraph}/store", "--replace", "--data", str(labels)])
     assert result.exit_code == 0, result.output
     assert "replaced the default graph" in result.output
     return f"{oxigraph}/query", Dataset.load([labels])
@@ -197,9 +191,7 @@ def test_push_replace_and_merge_into_a_named_graph(oxigraph: str, tmp_path: Path
     in_graph = f"SELECT ?s WHERE {{ GRAPH <{graph}> {{ ?s <{EX}p> ?o }} }} ORDER BY ?s"
 
     def push(*args: str) -> None:
-        result = CliRunner().invoke(
-            main, ["push", "--endpoint", f"{oxigraph}/store", "--graph", graph, *args]
-        )
+        result = CliRunner().invoke(main, ["push", "--endpoint", f"{oxigraph}/store", "--graph", graph, *args])
         assert result.exit_code == 0, result.output
 
     def subjects() -> list[str]:

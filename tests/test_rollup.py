@@ -53,8 +53,17 @@ def test_roll_up_before_and_after_each_deal(
     assert current_parent(dataset, org(subject), day) == org(after)
 
 
-@pytest.mark.parametrize(("subject", "parent"), [("dec", "hpe"), ("appro", "hpe"), ("voltaire", "nvidia"),
-                                                 ("mellanox", "nvidia"), ("eviden", "atos"), ("nvidia", "nvidia")])
+@pytest.mark.parametrize(
+    ("subject", "parent"),
+    [
+        ("dec", "hpe"),
+        ("appro", "hpe"),
+        ("voltaire", "nvidia"),
+        ("mellanox", "nvidia"),
+        ("eviden", "atos"),
+        ("nvidia", "nvidia"),
+    ],
+)
 def test_current_parent_today(dataset: Dataset, subject: str, parent: str) -> None:
     assert current_parent(dataset, org(subject)) == org(parent)
 
@@ -65,21 +74,34 @@ def test_ownership_chain_of_dec_is_three_steps(dataset: Dataset) -> None:
 
 
 def test_materialised_intervals_agree_with_python(dataset: Dataset) -> None:
-    for subject, day in [("dec", "2000-01-01"), ("cray", "2019-09-24"), ("cray", "2019-09-25"), ("mellanox", "2020-01-01")]:
+    for subject, day in [
+        ("dec", "2000-01-01"),
+        ("cray", "2019-09-24"),
+        ("cray", "2019-09-25"),
+        ("mellanox", "2020-01-01"),
+    ]:
         rows = dataset.select(
             """SELECT ?p WHERE { ?r a hk:RollUp ; hk:org $o ; hk:parent ?p .
                OPTIONAL { ?r hk:validFrom ?f } OPTIONAL { ?r hk:validUntil ?u }
                FILTER((!BOUND(?f) || ?f <= $d) && (!BOUND(?u) || $d < ?u)) }""",
-            {"o": ox.NamedNode(org(subject)),
-             "d": ox.Literal(day, datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#date"))},
+            {
+                "o": ox.NamedNode(org(subject)),
+                "d": ox.Literal(day, datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#date")),
+            },
         )
         assert [r["p"].value for r in rows] == [current_parent(dataset, org(subject), dt.date.fromisoformat(day))]
 
 
 def test_cycle_is_an_error() -> None:
     graph = OwnershipGraph(
-        [Change("a", "b", dt.date(2000, 1, 1), "1"), Change("b", "c", dt.date(2001, 1, 1), "2"),
-         Change("c", "a", dt.date(2002, 1, 1), "3")], {}, set())
+        [
+            Change("a", "b", dt.date(2000, 1, 1), "1"),
+            Change("b", "c", dt.date(2001, 1, 1), "2"),
+            Change("c", "a", dt.date(2002, 1, 1), "3"),
+        ],
+        {},
+        set(),
+    )
     with pytest.raises(ValidationError, match="ownership cycle: a -> b -> c -> a"):
         graph.intervals("a")
 
@@ -87,7 +109,9 @@ def test_cycle_is_an_error() -> None:
 def test_business_unit_follows_its_company_until_sold() -> None:
     graph = OwnershipGraph(
         [Change("unit", "buyer", dt.date(2014, 10, 1), "1"), Change("company", "holding", dt.date(2010, 1, 1), "2")],
-        {"unit": "company"}, set())
+        {"unit": "company"},
+        set(),
+    )
     assert graph.parent("unit", dt.date(2005, 1, 1)) == "company"
     assert graph.parent("unit", dt.date(2012, 1, 1)) == "holding"
     assert graph.parent("unit", dt.date(2015, 1, 1)) == "buyer"

@@ -112,9 +112,7 @@ async def test_post_sparql_query_body(client: httpx.AsyncClient, dataset: Datase
 async def test_default_graph_uri_selects_the_dataset(client: httpx.AsyncClient, dataset: Dataset) -> None:
     graph = dataset.source_graphs()[0].value
     inside = await client.get("/sparql", params={"query": SELECT_THINGS, "default-graph-uri": graph})
-    outside = await client.get(
-        "/sparql", params={"query": SELECT_THINGS, "default-graph-uri": EX + "nothing"}
-    )
+    outside = await client.get("/sparql", params={"query": SELECT_THINGS, "default-graph-uri": EX + "nothing"})
     assert len(inside.json()["results"]["bindings"]) == 3
     assert outside.json()["results"]["bindings"] == []
     named = await client.get(
@@ -236,9 +234,7 @@ async def test_malformed_query_is_400_with_the_parser_message(client: httpx.Asyn
         "drop graph <https://example.org/g>",
     ],
 )
-async def test_update_is_refused_and_changes_nothing(
-    client: httpx.AsyncClient, dataset: Dataset, update: str
-) -> None:
+async def test_update_is_refused_and_changes_nothing(client: httpx.AsyncClient, dataset: Dataset, update: str) -> None:
     before = len(dataset.store)
     for response in (
         await client.get("/sparql", params={"query": update}),
@@ -268,9 +264,7 @@ async def test_update_is_refused_and_changes_nothing(
         ),
     ],
 )
-async def test_protocol_errors(
-    client: httpx.AsyncClient, kwargs: dict[str, object], status: int, message: str
-) -> None:
+async def test_protocol_errors(client: httpx.AsyncClient, kwargs: dict[str, object], status: int, message: str) -> None:
     response = await client.request(**kwargs)  # type: ignore[arg-type]
     assert response.status_code == status
     assert message in response.text
@@ -321,9 +315,7 @@ async def test_timeout_blocking_query_is_503(big: Dataset) -> None:
 
 
 async def test_cors(client: httpx.AsyncClient) -> None:
-    simple = await client.get(
-        "/sparql", params={"query": SELECT_THINGS}, headers={"Origin": "https://yasgui.org"}
-    )
+    simple = await client.get("/sparql", params={"query": SELECT_THINGS}, headers={"Origin": "https://yasgui.org"})
     assert simple.headers["access-control-allow-origin"] == "*"
     preflight = await client.options(
         "/sparql",
@@ -361,9 +353,7 @@ async def test_saved_query_with_parameters(client: httpx.AsyncClient, dataset: D
     response = await client.get("/queries/things-by-size", params={"min_size": "5"})
     assert response.status_code == 200
     sizes = [int(b["size"]["value"]) for b in response.json()["results"]["bindings"]]
-    expected = [
-        int(r["n"].value) for r in dataset.select(f"SELECT ?n WHERE {{ ?s <{EX}size> ?n FILTER(?n >= 5) }}")
-    ]
+    expected = [int(r["n"].value) for r in dataset.select(f"SELECT ?n WHERE {{ ?s <{EX}size> ?n FILTER(?n >= 5) }}")]
     assert sorted(sizes) == sorted(expected) and sizes
     default = await client.get("/queries/things-by-size")
     assert len(default.json()["results"]["bindings"]) == 3
@@ -387,9 +377,7 @@ async def test_saved_query_formats(
     client: httpx.AsyncClient, accept: str | None, fmt: str | None, check: object
 ) -> None:
     params = {"format": fmt} if fmt else {}
-    response = await client.get(
-        "/queries/things-by-size", params=params, headers={"Accept": accept} if accept else {}
-    )
+    response = await client.get("/queries/things-by-size", params=params, headers={"Accept": accept} if accept else {})
     assert response.status_code == 200
     assert check(response)  # type: ignore[operator]
 

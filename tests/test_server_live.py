@@ -141,9 +141,7 @@ def test_hpckg_serve_command_end_to_end(tmp_path: Path) -> None:
                 stream.close()
 
 
-def test_store_dir_persists_so_a_restart_does_not_reload(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_store_dir_persists_so_a_restart_does_not_reload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two `hpckg serve --store DIR` runs: the second opens the stored graph and loads no file."""
     data = tmp_path / "extra.ttl"
     data.write_text(f"<{EX}x> <{EX}p> 'kept' .\n", encoding="utf-8")

@@ -51,8 +51,8 @@ CASES: dict[str, tuple[str, str, str]] = {
         "tier",
     ),
     "tier from the scheme": (
-        "claim:x a hk:TimelineEvent ; hk:system system:s ; hk:eventKind hk:Announced ; hk:date \"2024-03\"^^xsd:gYearMonth ; hk:citation cite:c ; hk:tier hk:Estimated .",
-        "claim:x a hk:TimelineEvent ; hk:system system:s ; hk:eventKind hk:Announced ; hk:date \"2024-03\"^^xsd:gYearMonth ; hk:citation cite:c ; hk:tier hk:Operational .",
+        'claim:x a hk:TimelineEvent ; hk:system system:s ; hk:eventKind hk:Announced ; hk:date "2024-03"^^xsd:gYearMonth ; hk:citation cite:c ; hk:tier hk:Estimated .',
+        'claim:x a hk:TimelineEvent ; hk:system system:s ; hk:eventKind hk:Announced ; hk:date "2024-03"^^xsd:gYearMonth ; hk:citation cite:c ; hk:tier hk:Operational .',
         "tier",
     ),
     "system claim names a system": (
@@ -82,7 +82,7 @@ CASES: dict[str, tuple[str, str, str]] = {
     ),
     "figure value is a decimal, not text": (
         "claim:x a hk:Measurement ; hk:region region:r ; hk:metric hk:ComputeCapacity ; hk:value 120000.0 ; hk:unit hk:PetaFLOPS ; hk:citation cite:c ; hk:tier hk:Weak .",
-        "claim:x a hk:Measurement ; hk:region region:r ; hk:metric hk:ComputeCapacity ; hk:value \"about 120000\" ; hk:unit hk:PetaFLOPS ; hk:citation cite:c ; hk:tier hk:Weak .",
+        'claim:x a hk:Measurement ; hk:region region:r ; hk:metric hk:ComputeCapacity ; hk:value "about 120000" ; hk:unit hk:PetaFLOPS ; hk:citation cite:c ; hk:tier hk:Weak .',
         "decimal",
     ),
     "measurement is about exactly one subject": (
@@ -91,71 +91,71 @@ CASES: dict[str, tuple[str, str, str]] = {
         "",
     ),
     "dates are valid": (
-        "claim:x a hk:StatusClaim ; hk:system system:s ; hk:status hk:Operational ; hk:asOf \"2023-08-31\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Reported .",
-        "claim:x a hk:StatusClaim ; hk:system system:s ; hk:status hk:Operational ; hk:asOf \"2023-02-30\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Reported .",
+        'claim:x a hk:StatusClaim ; hk:system system:s ; hk:status hk:Operational ; hk:asOf "2023-08-31"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Reported .',
+        'claim:x a hk:StatusClaim ; hk:system system:s ; hk:status hk:Operational ; hk:asOf "2023-02-30"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Reported .',
         "",
     ),
     "timeline date is a date, month or year": (
-        "claim:x a hk:TimelineEvent ; hk:system system:s ; hk:eventKind hk:Announced ; hk:date \"2024\"^^xsd:gYear ; hk:citation cite:c ; hk:tier hk:Reported .",
-        "claim:x a hk:TimelineEvent ; hk:system system:s ; hk:eventKind hk:Announced ; hk:date \"March 2024\" ; hk:citation cite:c ; hk:tier hk:Reported .",
+        'claim:x a hk:TimelineEvent ; hk:system system:s ; hk:eventKind hk:Announced ; hk:date "2024"^^xsd:gYear ; hk:citation cite:c ; hk:tier hk:Reported .',
+        'claim:x a hk:TimelineEvent ; hk:system system:s ; hk:eventKind hk:Announced ; hk:date "March 2024" ; hk:citation cite:c ; hk:tier hk:Reported .',
         "",
     ),
     "location country is ISO alpha-2": (
-        "claim:x a hk:LocationClaim ; hk:system system:s ; hk:country \"CN\" ; hk:citation cite:c ; hk:tier hk:Reported .",
-        "claim:x a hk:LocationClaim ; hk:system system:s ; hk:country \"China\" ; hk:citation cite:c ; hk:tier hk:Reported .",
+        'claim:x a hk:LocationClaim ; hk:system system:s ; hk:country "CN" ; hk:citation cite:c ; hk:tier hk:Reported .',
+        'claim:x a hk:LocationClaim ; hk:system system:s ; hk:country "China" ; hk:citation cite:c ; hk:tier hk:Reported .',
         "ISO",
     ),
     "ownership change is complete": (
-        "claim:x a hk:OwnershipChange ; hk:acquirer org:a ; hk:acquired org:b ; hk:changeKind hk:Acquisition ; hk:completedOn \"2020-04-27\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .",
+        'claim:x a hk:OwnershipChange ; hk:acquirer org:a ; hk:acquired org:b ; hk:changeKind hk:Acquisition ; hk:completedOn "2020-04-27"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .',
         "claim:x a hk:OwnershipChange ; hk:acquirer org:a ; hk:acquired org:a ; hk:changeKind hk:Acquisition ; hk:citation cite:c ; hk:tier hk:Verified .",
         "",
     ),
     "ownership changes form no cycle": (
-        "claim:x a hk:OwnershipChange ; hk:acquirer org:a ; hk:acquired org:b ; hk:changeKind hk:Acquisition ; hk:completedOn \"2020-04-27\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .",
-        "claim:x a hk:OwnershipChange ; hk:acquirer org:a ; hk:acquired org:b ; hk:changeKind hk:Acquisition ; hk:completedOn \"2020-04-27\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .\n"
-        "claim:y a hk:OwnershipChange ; hk:acquirer org:b ; hk:acquired org:a ; hk:changeKind hk:Acquisition ; hk:completedOn \"2021-01-01\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .",
+        'claim:x a hk:OwnershipChange ; hk:acquirer org:a ; hk:acquired org:b ; hk:changeKind hk:Acquisition ; hk:completedOn "2020-04-27"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .',
+        'claim:x a hk:OwnershipChange ; hk:acquirer org:a ; hk:acquired org:b ; hk:changeKind hk:Acquisition ; hk:completedOn "2020-04-27"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .\n'
+        'claim:y a hk:OwnershipChange ; hk:acquirer org:b ; hk:acquired org:a ; hk:changeKind hk:Acquisition ; hk:completedOn "2021-01-01"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .',
         "cycle",
     ),
     "citation URL is http(s)": (
-        "cite:d a hk:Citation ; hk:url \"http://example.org/a\"^^xsd:anyURI .",
-        "cite:d a hk:Citation ; hk:url \"javascript:alert(1)\"^^xsd:anyURI .",
+        'cite:d a hk:Citation ; hk:url "http://example.org/a"^^xsd:anyURI .',
+        'cite:d a hk:Citation ; hk:url "javascript:alert(1)"^^xsd:anyURI .',
         "http",
     ),
     "citation without URL has title and publisher": (
-        "cite:d a hk:Citation ; dcterms:title \"Inside Shanghai's 10,000-GPU clusters\" ; dcterms:publisher \"unknown\" .",
-        "cite:d a hk:Citation ; dcterms:title \"Inside Shanghai's 10,000-GPU clusters\" .",
+        'cite:d a hk:Citation ; dcterms:title "Inside Shanghai\'s 10,000-GPU clusters" ; dcterms:publisher "unknown" .',
+        'cite:d a hk:Citation ; dcterms:title "Inside Shanghai\'s 10,000-GPU clusters" .',
         "",
     ),
     "Rmax is no greater than Rpeak": (
-        "claim:x a hk:Measurement ; hk:system system:s ; hk:metric hk:Rmax ; hk:value 1353000.0 ; hk:unit hk:TeraFLOPS ; hk:asOf \"2024-11-01\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .\n"
-        "claim:y a hk:Measurement ; hk:system system:s ; hk:metric hk:Rpeak ; hk:value 2055.72 ; hk:unit hk:PetaFLOPS ; hk:asOf \"2024-11-01\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .",
-        "claim:x a hk:Measurement ; hk:system system:s ; hk:metric hk:Rmax ; hk:value 1353000.0 ; hk:unit hk:TeraFLOPS ; hk:asOf \"2024-11-01\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .\n"
-        "claim:y a hk:Measurement ; hk:system system:s ; hk:metric hk:Rpeak ; hk:value 1300.0 ; hk:unit hk:PetaFLOPS ; hk:asOf \"2024-11-01\"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .",
+        'claim:x a hk:Measurement ; hk:system system:s ; hk:metric hk:Rmax ; hk:value 1353000.0 ; hk:unit hk:TeraFLOPS ; hk:asOf "2024-11-01"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .\n'
+        'claim:y a hk:Measurement ; hk:system system:s ; hk:metric hk:Rpeak ; hk:value 2055.72 ; hk:unit hk:PetaFLOPS ; hk:asOf "2024-11-01"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .',
+        'claim:x a hk:Measurement ; hk:system system:s ; hk:metric hk:Rmax ; hk:value 1353000.0 ; hk:unit hk:TeraFLOPS ; hk:asOf "2024-11-01"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .\n'
+        'claim:y a hk:Measurement ; hk:system system:s ; hk:metric hk:Rpeak ; hk:value 1300.0 ; hk:unit hk:PetaFLOPS ; hk:asOf "2024-11-01"^^xsd:date ; hk:citation cite:c ; hk:tier hk:Verified .',
         "exceeds Rpeak",
     ),
     "system has a label and an ISO country": (
-        "system:t a hk:System ; rdfs:label \"T\" ; hk:country \"JP\" .",
-        "system:t a hk:System ; hk:country \"Japan\" .",
+        'system:t a hk:System ; rdfs:label "T" ; hk:country "JP" .',
+        'system:t a hk:System ; hk:country "Japan" .',
         "",
     ),
     "listed company has an exchange": (
-        "org:c a hk:Organization ; rdfs:label \"C\" ; hk:ticker \"NVDA\" ; hk:exchange \"NASDAQ\" .",
-        "org:c a hk:Organization ; rdfs:label \"C\" ; hk:ticker \"NVDA\" .",
+        'org:c a hk:Organization ; rdfs:label "C" ; hk:ticker "NVDA" ; hk:exchange "NASDAQ" .',
+        'org:c a hk:Organization ; rdfs:label "C" ; hk:ticker "NVDA" .',
         "exchange",
     ),
     "part has a label and one family": (
-        "part:q a hk:Part ; rdfs:label \"Q\" ; hk:partKind hk:Accelerator .",
+        'part:q a hk:Part ; rdfs:label "Q" ; hk:partKind hk:Accelerator .',
         "part:q a hk:Part ; hk:partKind hk:Accelerator ; hk:family system:s .",
         "",
     ),
     "source check is complete": (
-        "<https://w3id.org/hpckg/id/check/c/s> a hk:SourceCheck ; hk:checkedCitation cite:c ; hk:system system:s ; hk:checkedAt \"2026-10-09T10:00:00Z\"^^xsd:dateTime ; hk:reachable true .",
-        "<https://w3id.org/hpckg/id/check/c/s> a hk:SourceCheck ; hk:checkedCitation cite:c ; hk:system system:s ; hk:reachable \"yes\" .",
+        '<https://w3id.org/hpckg/id/check/c/s> a hk:SourceCheck ; hk:checkedCitation cite:c ; hk:system system:s ; hk:checkedAt "2026-10-09T10:00:00Z"^^xsd:dateTime ; hk:reachable true .',
+        '<https://w3id.org/hpckg/id/check/c/s> a hk:SourceCheck ; hk:checkedCitation cite:c ; hk:system system:s ; hk:reachable "yes" .',
         "",
     ),
     "change record is dated": (
-        "<https://w3id.org/hpckg/id/change/s-1> a hk:ChangeRecord ; hk:system system:s ; <http://purl.org/dc/terms/date> \"2026-10-02\"^^xsd:date ; rdfs:comment \"added\" .",
-        "<https://w3id.org/hpckg/id/change/s-1> a hk:ChangeRecord ; hk:system system:s ; rdfs:comment \"added\" .",
+        '<https://w3id.org/hpckg/id/change/s-1> a hk:ChangeRecord ; hk:system system:s ; <http://purl.org/dc/terms/date> "2026-10-02"^^xsd:date ; rdfs:comment "added" .',
+        '<https://w3id.org/hpckg/id/change/s-1> a hk:ChangeRecord ; hk:system system:s ; rdfs:comment "added" .',
         "",
     ),
 }
@@ -182,6 +182,7 @@ def test_shape_accepts_conforming_and_rejects_violating(case: str, engine: str, 
 
 def test_engines_agree_on_focus_nodes(tmp_path: Path) -> None:
     bad = "\n".join(snippets[1] for snippets in CASES.values() if "cycle" not in snippets[2])
+
     def focus_and_path(engine: str) -> set[tuple[str, str]]:
         # pyshacl also reports sh:node failures with the value as a nested focus;
         # the engines must agree on the real focus nodes (IRIs) and their paths.

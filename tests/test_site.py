@@ -168,9 +168,7 @@ def test_index_rows_carry_filter_keys(site: Path) -> None:
     seren_row = re.search(r'<tr data-country="CN"[^>]*>\s*<td><a href="systems/seren.html">', index)
     assert seren_row and 'data-family="a100"' in seren_row.group(0)
     assert 'data-parent="nvidia"' in seren_row.group(0)
-    assert re.search(
-        r"\d+ systems: \d+ with a readable citation that names them, \d+ weakly sourced\.", index
-    )
+    assert re.search(r"\d+ systems: \d+ with a readable citation that names them, \d+ weakly sourced\.", index)
     for key in ("country", "status", "operator", "parent", "family"):
         assert f'data-filter="{key}"' in index
 
@@ -180,9 +178,7 @@ def test_no_broken_internal_links(site: Path) -> None:
 
 
 def test_link_checker_finds_broken_links(tmp_path: Path) -> None:
-    (tmp_path / "a.html").write_text(
-        '<a href="b.html">b</a><a href="a.html#nope">x</a><a href="https://x.org/">x</a>'
-    )
+    (tmp_path / "a.html").write_text('<a href="b.html">b</a><a href="a.html#nope">x</a><a href="https://x.org/">x</a>')
     assert check_links(tmp_path) == [("a.html", "a.html#nope"), ("a.html", "b.html")]
 
 

@@ -171,9 +171,7 @@ def test_hostile_name_is_shown_as_text(page: Any, base_url: str) -> None:
     assert page.title().startswith(HOSTILE_LABEL)
     assert "<img src=x onerror=alert(3)>" in page.locator(".operated").inner_text()
     assert page.locator("img").count() == 0
-    assert (
-        page.evaluate("document.querySelectorAll('script:not([type=\"application/ld+json\"])').length") == 0
-    )
+    assert page.evaluate("document.querySelectorAll('script:not([type=\"application/ld+json\"])').length") == 0
     page.goto(base_url + "index.html")
     assert page.get_by_role("link", name=HOSTILE_LABEL).is_visible()
     page.wait_for_timeout(200)

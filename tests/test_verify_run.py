@@ -78,8 +78,7 @@ def test_run_records_conforming_checks_and_reports(server: PageServer, tmp_path:
     cov = coverage(ds)
     assert (cov.systems, cov.named, cov.weak, cov.unreachable) == (1, 1, 0, 2)
     assert cov.line() == (
-        "1 of 1 systems have a readable citation that names them; 0 are weakly sourced; "
-        "2 citations are unreachable"
+        "1 of 1 systems have a readable citation that names them; 0 are weakly sourced; 2 citations are unreachable"
     )
 
 
@@ -148,9 +147,7 @@ def test_cli_verify_dry_run_then_run(server: PageServer, tmp_path: Path) -> None
 def test_cli_refuses_to_overwrite_a_curated_file(tmp_path: Path) -> None:
     data = write_data(tmp_path / "data.ttl", "http://127.0.0.1:9", ["/all"])
     before = data.read_bytes()
-    result = CliRunner().invoke(
-        main, ["verify", "--data", str(data), "--system", "testseren", "-o", str(data)]
-    )
+    result = CliRunner().invoke(main, ["verify", "--data", str(data), "--system", "testseren", "-o", str(data)])
     assert result.exit_code == 1
     assert "not a source check" in result.output
     assert data.read_bytes() == before

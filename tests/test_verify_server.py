@@ -150,11 +150,7 @@ async def test_connection_goes_to_the_checked_address(server: PageServer, connec
         async def resolve(self, host: str, port: int):  # type: ignore[no-untyped-def]
             import ipaddress
 
-            return (
-                [ipaddress.ip_address("127.0.0.1")]
-                if host == "pages.test"
-                else await super().resolve(host, port)
-            )
+            return [ipaddress.ip_address("127.0.0.1")] if host == "pages.test" else await super().resolve(host, port)
 
     before = len(server.hosts)
     result = await fetch(f"http://pages.test:{server.server_port}/all", resolver=Fixed())

@@ -263,9 +263,7 @@ def _check(**kw: object) -> SourceCheck:
         200,
     )
     return (
-        base.with_terms(
-            [TermCheck("S1", "system", True, 'say "S1"\n\tnow \\ \x01'), TermCheck("2288", "count", False)]
-        )
+        base.with_terms([TermCheck("S1", "system", True, 'say "S1"\n\tnow \\ \x01'), TermCheck("2288", "count", False)])
         if not kw
         else base
     )
@@ -273,9 +271,7 @@ def _check(**kw: object) -> SourceCheck:
 
 def test_check_iri_is_deterministic_and_readable() -> None:
     assert (
-        check_iri(
-            "https://w3id.org/hpckg/id/citation/arxiv-2403-07648", "https://w3id.org/hpckg/id/system/seren"
-        )
+        check_iri("https://w3id.org/hpckg/id/citation/arxiv-2403-07648", "https://w3id.org/hpckg/id/system/seren")
         == "https://w3id.org/hpckg/id/check/arxiv-2403-07648/seren"
     )
     other = check_iri("https://example.org/c", "https://w3id.org/hpckg/id/system/seren")

@@ -40,8 +40,25 @@ if TYPE_CHECKING:
 __all__ = ["Catalogue", "norm_name", "norm_part"]
 
 _SUFFIXES = {
-    "inc", "incorporated", "ltd", "limited", "llc", "corp", "corporation", "co", "company",
-    "sa", "sas", "se", "ag", "gmbh", "spa", "plc", "bv", "nv", "kk",
+    "inc",
+    "incorporated",
+    "ltd",
+    "limited",
+    "llc",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "sa",
+    "sas",
+    "se",
+    "ag",
+    "gmbh",
+    "spa",
+    "plc",
+    "bv",
+    "nv",
+    "kk",
 }
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)
 
@@ -68,7 +85,19 @@ def norm_name(text: str) -> str:
 
 # Words that carry no model information in part names ("NVIDIA Tesla V100").
 _PART_NOISE = {
-    "nvidia", "amd", "intel", "tesla", "instinct", "ati", "gpu", "superchip", "the", "ibm", "mellanox", "hpe", "cray",
+    "nvidia",
+    "amd",
+    "intel",
+    "tesla",
+    "instinct",
+    "ati",
+    "gpu",
+    "superchip",
+    "the",
+    "ibm",
+    "mellanox",
+    "hpe",
+    "cray",
 }
 _FORM_FACTOR = re.compile(r"\b(sxm\d?|pcie|nvlink|hgx|dgx|oam|\d+w)\b")
 _MEMORY = re.compile(r"\b(\d+)\s*(?:g|gb|gib)\b")
@@ -373,9 +402,7 @@ class Catalogue:
                 return self.org(slug)
         return None
 
-    def interconnect_vendor(
-        self, text: str | None, on: dt.date | None = None
-    ) -> tuple[URIRef | None, URIRef | None]:
+    def interconnect_vendor(self, text: str | None, on: dt.date | None = None) -> tuple[URIRef | None, URIRef | None]:
         """``(part, supplier)`` for free interconnect text.
 
         The supplier is the vendor the text names, else the technology's designer
@@ -418,6 +445,4 @@ class Catalogue:
 def _kind_name(kind: URIRef | None) -> str:
     if kind is None:
         return "part"
-    return {HK.Accelerator: "accelerator", HK.CPU: "cpu", HK.Interconnect: "interconnect"}.get(
-        kind, "part"
-    )
+    return {HK.Accelerator: "accelerator", HK.CPU: "cpu", HK.Interconnect: "interconnect"}.get(kind, "part")

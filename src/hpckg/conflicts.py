@@ -40,8 +40,17 @@ if TYPE_CHECKING:
 __all__ = ["COLUMNS", "candidate_systems", "find_conflicts"]
 
 COLUMNS = [
-    "system", "label", "aspect", "valueA", "tierA", "sourceA",
-    "valueB", "tierB", "sourceB", "claimA", "claimB",
+    "system",
+    "label",
+    "aspect",
+    "valueA",
+    "tierA",
+    "sourceA",
+    "valueB",
+    "tierB",
+    "sourceB",
+    "claimA",
+    "claimB",
 ]
 
 # Timeline events every ranking-list import writes; their dates differ by design.
@@ -236,8 +245,16 @@ def _measurement_pairs(ds: Dataset, claims: list[_Claim]) -> Iterator[_Pair]:
                         yield from _compare_figures(system, labels[metric], a, b, va, vb, notations, scales)
 
 
-def _compare_figures(system: ox.NamedNode, labels: list[Any], a: _Claim, b: _Claim, va: Any, vb: Any,
-                     notations: dict[Any, list[Any]], scales: dict[Any, list[Any]]) -> Iterator[_Pair]:
+def _compare_figures(
+    system: ox.NamedNode,
+    labels: list[Any],
+    a: _Claim,
+    b: _Claim,
+    va: Any,
+    vb: Any,
+    notations: dict[Any, list[Any]],
+    scales: dict[Any, list[Any]],
+) -> Iterator[_Pair]:
     xa, xb = _number(va), _number(vb)
     if xa is None or xb is None:
         return
@@ -250,8 +267,9 @@ def _compare_figures(system: ox.NamedNode, labels: list[Any], a: _Claim, b: _Cla
                     for una in notations.get(ua, []):
                         for unb in notations.get(ub, []):
                             for label in labels:
-                                yield _Pair(system, label.value, a, b,
-                                            f"{va.value} {una.value}", f"{vb.value} {unb.value}")
+                                yield _Pair(
+                                    system, label.value, a, b, f"{va.value} {una.value}", f"{vb.value} {unb.value}"
+                                )
 
 
 def _supply_pairs(ds: Dataset, claims: list[_Claim]) -> Iterator[_Pair]:
@@ -261,8 +279,10 @@ def _supply_pairs(ds: Dataset, claims: list[_Claim]) -> Iterator[_Pair]:
         for (a, _), (b, _) in _ordered(items):
             same_family = any(
                 fa == fb
-                for pa in a.one("part") for pb in b.one("part")
-                for fa in families.get(pa, []) for fb in families.get(pb, [])
+                for pa in a.one("part")
+                for pb in b.one("part")
+                for fa in families.get(pa, [])
+                for fb in families.get(pb, [])
             )
             if not same_family:
                 continue
@@ -345,10 +365,22 @@ def find_conflicts(ds: Dataset) -> QueryResult:
         for label in labels.get(p.system) or [None]:
             for ta in p.a.tiers:
                 for tb in p.b.tiers:
-                    rows.append((p.system, label, ox.Literal(p.aspect), ox.Literal(p.value_a), ta,
-                                 ox.Literal(sources[p.a.iri]), ox.Literal(p.value_b), tb,
-                                 ox.Literal(sources[p.b.iri]), p.a.iri, p.b.iri))
-    rows.sort(key=lambda r: (r[1] is not None, r[1].value if r[1] is not None else "", r[2].value,
-                             r[9].value, r[10].value))
+                    rows.append(
+                        (
+                            p.system,
+                            label,
+                            ox.Literal(p.aspect),
+                            ox.Literal(p.value_a),
+                            ta,
+                            ox.Literal(sources[p.a.iri]),
+                            ox.Literal(p.value_b),
+                            tb,
+                            ox.Literal(sources[p.b.iri]),
+                            p.a.iri,
+                            p.b.iri,
+                        )
+                    )
+    rows.sort(
+        key=lambda r: (r[1] is not None, r[1].value if r[1] is not None else "", r[2].value, r[9].value, r[10].value)
+    )
     return QueryResult(list(COLUMNS), rows)
-

@@ -31,18 +31,18 @@ def build_context(ontology: rdflib.Graph) -> dict[str, Any]:
     hk = str(HK)
     for cls in ontology.subjects(RDF.type, OWL.Class):
         if str(cls).startswith(hk):
-            terms[str(cls)[len(hk):]] = {"@id": "hk:" + str(cls)[len(hk):]}
+            terms[str(cls)[len(hk) :]] = {"@id": "hk:" + str(cls)[len(hk) :]}
     for prop in ontology.subjects(RDF.type, OWL.ObjectProperty):
         if str(prop).startswith(hk):
-            name = str(prop)[len(hk):]
+            name = str(prop)[len(hk) :]
             terms[name] = {"@id": "hk:" + name, "@type": "@id"}
     for prop in ontology.subjects(RDF.type, OWL.DatatypeProperty):
         if str(prop).startswith(hk):
-            name = str(prop)[len(hk):]
+            name = str(prop)[len(hk) :]
             terms.setdefault(name, {"@id": "hk:" + name})
     for concept in ontology.subjects(SKOS.inScheme, None):
         if str(concept).startswith(hk):
-            name = str(concept)[len(hk):]
+            name = str(concept)[len(hk) :]
             terms.setdefault(name, {"@id": "hk:" + name})
     context.update(dict(sorted(terms.items())))
     return {"@context": context}

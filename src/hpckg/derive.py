@@ -165,8 +165,12 @@ def _decimal_literal(number: Decimal) -> ox.Literal:
 def _quads(summary: SystemSummary, graph: ox.NamedNode) -> list[ox.Quad]:
     system = summary.system
     quads = [
-        ox.Quad(system, _HK_READABLE, ox.Literal("true" if summary.readable_citation else "false",
-                                                   datatype=ox.NamedNode(str(XSD.boolean))), graph),
+        ox.Quad(
+            system,
+            _HK_READABLE,
+            ox.Literal("true" if summary.readable_citation else "false", datatype=ox.NamedNode(str(XSD.boolean))),
+            graph,
+        ),
     ]
     if summary.best_tier_rank is not None:
         quads.append(ox.Quad(system, _HK_BEST, summary.best_tier_rank, graph))

@@ -39,7 +39,7 @@ _ORDERED = sorted(PREFIXES.items(), key=lambda kv: -len(kv[1]))
 def _iri(value: str) -> str:
     for prefix, ns in _ORDERED:
         if value.startswith(ns):
-            local = value[len(ns):]
+            local = value[len(ns) :]
             if local == "" or _LOCAL.match(local):
                 return f"{prefix}:{local}"
     return str(ox.NamedNode(value))
@@ -118,9 +118,7 @@ def jsonld(ds: Dataset, triples_nt: bytes) -> str:
     return json.dumps(out, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
-def export(
-    ds: Dataset, fmt: str, *, include_ontology: bool = False, include_derived: bool = False
-) -> str:
+def export(ds: Dataset, fmt: str, *, include_ontology: bool = False, include_derived: bool = False) -> str:
     """The graph (curated plus data files) in ``fmt``: ``ttl``, ``jsonld`` or ``nt``."""
     if fmt not in EXPORT_FORMATS:
         raise UsageError(f"unknown export format {fmt!r} (choose from {', '.join(EXPORT_FORMATS)})")

@@ -247,7 +247,9 @@ SELECT ?c ?date ?kindLabel $s WHERE {
 def system_profile(ds: Dataset, iri: str, today: dt.date | None = None) -> SystemProfile:
     """Gather the profile of the system ``iri``."""
     s = ox.NamedNode(iri)
-    day = ox.Literal((today or dt.date.today()).isoformat(), datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#date"))
+    day = ox.Literal(
+        (today or dt.date.today()).isoformat(), datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#date")
+    )
     head = ds.select(_HEAD, {"s": s})
     if not head:
         raise QueryError(f"no system {iri}", "show")
@@ -303,7 +305,8 @@ def system_profile(ds: Dataset, iri: str, today: dt.date | None = None) -> Syste
     changes = [
         (str(r["d"].value), str(r["t"].value))
         for r in ds.select(
-            "SELECT ?d ?t $s WHERE { ?c a hk:ChangeRecord ; hk:system $s ; dcterms:date ?d ; rdfs:comment ?t } ORDER BY ?d ?t",
+            "SELECT ?d ?t $s WHERE { ?c a hk:ChangeRecord ; hk:system $s ; "
+            "dcterms:date ?d ; rdfs:comment ?t } ORDER BY ?d ?t",
             {"s": s},
         )
     ]

@@ -125,7 +125,14 @@ def parse_saved(text: str, name: str, path: Path | None = None) -> SavedQuery:
                     name,
                 )
             default = pm.group("default")
-            params.append(Param(pm.group("name"), pm.group("type"), default.strip() if default else None, (pm.group("doc") or "").strip()))
+            params.append(
+                Param(
+                    pm.group("name"),
+                    pm.group("type"),
+                    default.strip() if default else None,
+                    (pm.group("doc") or "").strip(),
+                )
+            )
         else:
             meta[key] = value
     tags = tuple(t.strip() for t in meta.get("tags", "").split(",") if t.strip())
@@ -192,7 +199,9 @@ def convert(param: Param, value: str, query: str = "") -> Any:
             try:
                 day = dt.date.fromisoformat(value.strip())
             except ValueError:
-                raise ParameterError(f"expected a date YYYY-MM-DD or 'today', got {value!r}", query, param.name) from None
+                raise ParameterError(
+                    f"expected a date YYYY-MM-DD or 'today', got {value!r}", query, param.name
+                ) from None
         return ox.Literal(day.isoformat(), datatype=ox.NamedNode(str(XSD.date)))
     if kind == "tier":
         tier = TIERS.get(value.strip().lower())
@@ -206,7 +215,9 @@ def convert(param: Param, value: str, query: str = "") -> Any:
         return ox.NamedNode(f"{ID}{folder}/{value}")
     term = _expand_iri(value, query, param.name)
     if not term.value.startswith(f"{ID}{folder}/"):
-        raise ParameterError(f"{value!r} is not a {kind} (expected a slug such as 'seren' or a {kind}: IRI)", query, param.name)
+        raise ParameterError(
+            f"{value!r} is not a {kind} (expected a slug such as 'seren' or a {kind}: IRI)", query, param.name
+        )
     return term
 
 
@@ -245,4 +256,3 @@ def to_result(outcome: Any) -> QueryResult:
 def adhoc(text: str, name: str = "sparql") -> SavedQuery:
     """An ad-hoc query; it may declare typed parameters with its own ``#+ param:`` lines."""
     return parse_saved(text, name)
-

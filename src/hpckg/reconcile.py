@@ -59,20 +59,98 @@ MATCH_SOURCE = "Epoch AI, Data on GPU Clusters"
 _TOP500_URL = re.compile(r"top500\.org/system/(\d+)", re.I)
 # Words that say what a machine is built from or what it is, not which one it is.
 _GENERIC = {
-    "nvidia", "dgx", "superpod", "supercomputer", "supercomputing", "system", "systems", "cluster",
-    "the", "of", "and", "for", "ai", "hpe", "cray", "ex", "gpu", "gpus", "h100", "a100", "v100",
-    "h200", "gh200", "gb200", "sxm", "sxm5", "pod", "phase", "cloud", "computer", "computing", "center",
-    "centre", "national", "laboratory", "lab", "nl", "university", "platform", "power", "edge",
-    "xeon", "amd", "intel", "ibm", "dell", "lenovo", "poweredge", "apollo", "bullsequana", "x",
-    "h100e", "infiniband", "research", "new", "hpc", "inc", "corporation", "corp", "ltd",
+    "nvidia",
+    "dgx",
+    "superpod",
+    "supercomputer",
+    "supercomputing",
+    "system",
+    "systems",
+    "cluster",
+    "the",
+    "of",
+    "and",
+    "for",
+    "ai",
+    "hpe",
+    "cray",
+    "ex",
+    "gpu",
+    "gpus",
+    "h100",
+    "a100",
+    "v100",
+    "h200",
+    "gh200",
+    "gb200",
+    "sxm",
+    "sxm5",
+    "pod",
+    "phase",
+    "cloud",
+    "computer",
+    "computing",
+    "center",
+    "centre",
+    "national",
+    "laboratory",
+    "lab",
+    "nl",
+    "university",
+    "platform",
+    "power",
+    "edge",
+    "xeon",
+    "amd",
+    "intel",
+    "ibm",
+    "dell",
+    "lenovo",
+    "poweredge",
+    "apollo",
+    "bullsequana",
+    "x",
+    "h100e",
+    "infiniband",
+    "research",
+    "new",
+    "hpc",
+    "inc",
+    "corporation",
+    "corp",
+    "ltd",
 }
 
 
 # Words too common in organization names to show two names mean the same owner.
 _OWNER_NOISE = {
-    "the", "of", "and", "for", "ai", "inc", "corporation", "corp", "ltd", "co", "university", "national",
-    "laboratory", "lab", "center", "centre", "research", "institute", "cloud", "group", "computing",
-    "supercomputing", "department", "us", "government", "technology", "systems",
+    "the",
+    "of",
+    "and",
+    "for",
+    "ai",
+    "inc",
+    "corporation",
+    "corp",
+    "ltd",
+    "co",
+    "university",
+    "national",
+    "laboratory",
+    "lab",
+    "center",
+    "centre",
+    "research",
+    "institute",
+    "cloud",
+    "group",
+    "computing",
+    "supercomputing",
+    "department",
+    "us",
+    "government",
+    "technology",
+    "systems",
 }
 
 
@@ -143,11 +221,11 @@ def _distinctive(label: str, owner_words: frozenset[str]) -> frozenset[str]:
 def candidates_from(ds: Dataset) -> list[Candidate]:
     """Every system in ``ds`` with its labels, TOP500 id, country, operators and site words."""
     labels: dict[str, list[str]] = defaultdict(list)
-    for r in ds.select(
-        "SELECT ?s ?l WHERE { ?s a hk:System . { ?s rdfs:label ?l } UNION { ?s skos:altLabel ?l } }"
-    ):
+    for r in ds.select("SELECT ?s ?l WHERE { ?s a hk:System . { ?s rdfs:label ?l } UNION { ?s skos:altLabel ?l } }"):
         labels[r["s"].value].append(r["l"].value)
-    ids = {r["s"].value: r["id"].value for r in ds.select("SELECT ?s ?id WHERE { ?s a hk:System ; hk:top500SystemId ?id }")}
+    ids = {
+        r["s"].value: r["id"].value for r in ds.select("SELECT ?s ?id WHERE { ?s a hk:System ; hk:top500SystemId ?id }")
+    }
     countries = {r["s"].value: r["c"].value for r in ds.select("SELECT ?s ?c WHERE { ?s a hk:System ; hk:country ?c }")}
     operators: dict[str, set[URIRef]] = defaultdict(set)
     words: dict[str, set[str]] = defaultdict(set)
@@ -167,7 +245,8 @@ def candidates_from(ds: Dataset) -> list[Candidate]:
             words[r["s"].value] |= name_tokens(r["l"].value)
     last: dict[str, str] = {}
     for r in ds.select(
-        "SELECT ?s (MAX(STR(?d)) AS ?last) WHERE { ?e hk:eventKind hk:LastListed ; hk:system ?s ; hk:date ?d } GROUP BY ?s"
+        "SELECT ?s (MAX(STR(?d)) AS ?last) WHERE { ?e hk:eventKind hk:LastListed ; "
+        "hk:system ?s ; hk:date ?d } GROUP BY ?s"
     ):
         last[r["s"].value] = r["last"].value
     return [
@@ -241,7 +320,9 @@ def reconcile(
             )
             continue
         found = _match(record, by_id, by_word)
-        found = [(c, why) for c, why in found if (record.name, c.iri) not in banned and (record.name, None) not in banned]
+        found = [
+            (c, why) for c, why in found if (record.name, c.iri) not in banned and (record.name, None) not in banned
+        ]
         systems = {c.iri for c, _ in found}
         if len(systems) > 1:
             result.ambiguous[record.name] = sorted(systems)
@@ -324,4 +405,3 @@ def match_triples(link: Link, key: str) -> list[tuple[URIRef, URIRef, URIRef | L
 def top500_ids(texts: Iterable[str]) -> list[str]:
     """TOP500 system ids named in ``texts`` (URLs or notes)."""
     return sorted({m for text in texts for m in _TOP500_URL.findall(text)})
-

@@ -149,9 +149,7 @@ def push_graph(
         if ":" not in graph:
             raise ParameterError(f"{graph!r} is not an absolute IRI", param="graph")
     target = httpx.URL(url)
-    target = (
-        target.copy_add_param("graph", graph) if graph is not None else target.copy_add_param("default", "")
-    )
+    target = target.copy_add_param("graph", graph) if graph is not None else target.copy_add_param("default", "")
     http = _client(client, timeout)
     try:
         response = http.request(

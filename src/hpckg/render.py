@@ -64,7 +64,10 @@ def profile_text(p: SystemProfile) -> str:
     out += _table(headers, [[c[h] for h in headers] for c in cells]) if cells else ["(no components recorded)"]
     out += ["", "The read", p.read or "-"]
     out += ["", "Timeline"]
-    out += [f"- {t.date} {t.label}" + (f" ({', '.join(s.display for s in t.sources)})" if t.sources else "") for t in p.timeline] or ["-"]
+    out += [
+        f"- {t.date} {t.label}" + (f" ({', '.join(s.display for s in t.sources)})" if t.sources else "")
+        for t in p.timeline
+    ] or ["-"]
     out += ["", "Change history"]
     out += [f"- {date} {text}" for date, text in p.changes] or ["-"]
     out += ["", "Source check", SOURCE_CHECK_NOTE]

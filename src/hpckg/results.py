@@ -25,8 +25,8 @@ def term_text(term: Any, compact: bool = True) -> str:
     if isinstance(term, ox.NamedNode):
         if compact:
             for prefix, iri in sorted(PREFIXES.items(), key=lambda kv: -len(kv[1])):
-                if term.value.startswith(iri) and "/" not in term.value[len(iri):]:
-                    return f"{prefix}:{term.value[len(iri):]}"
+                if term.value.startswith(iri) and "/" not in term.value[len(iri) :]:
+                    return f"{prefix}:{term.value[len(iri) :]}"
         return term.value
     return str(term.value)
 
@@ -49,10 +49,11 @@ def results_json(result: QueryResult) -> str:
     if result.boolean is not None:
         return json.dumps({"head": {}, "boolean": result.boolean}, indent=2)
     bindings = [
-        {c: term_to_json(t) for c, t in zip(result.columns, row, strict=True) if t is not None}
-        for row in result.rows
+        {c: term_to_json(t) for c, t in zip(result.columns, row, strict=True) if t is not None} for row in result.rows
     ]
-    return json.dumps({"head": {"vars": result.columns}, "results": {"bindings": bindings}}, indent=2, ensure_ascii=False)
+    return json.dumps(
+        {"head": {"vars": result.columns}, "results": {"bindings": bindings}}, indent=2, ensure_ascii=False
+    )
 
 
 def _tsv_term(term: Any) -> str:

@@ -74,10 +74,7 @@ class OwnershipGraph:
             except ValueError:
                 continue  # the shapes report the bad date; roll-up ignores the change
             changes.append(Change(r["acquired"].value, r["acquirer"].value, day, r["c"].value))
-        units = {
-            r["u"].value: r["p"].value
-            for r in ds.select("SELECT ?u ?p WHERE { ?u hk:businessUnitOf ?p }")
-        }
+        units = {r["u"].value: r["p"].value for r in ds.select("SELECT ?u ?p WHERE { ?u hk:businessUnitOf ?p }")}
         orgs = {r["o"].value for r in ds.select("SELECT DISTINCT ?o WHERE { ?o a hk:Organization }")}
         return cls(changes, units, orgs)
 
@@ -86,7 +83,7 @@ class OwnershipGraph:
         if org in self._memo:
             return self._memo[org]
         if org in _stack:
-            cycle = " -> ".join([*_stack[_stack.index(org):], org])
+            cycle = " -> ".join([*_stack[_stack.index(org) :], org])
             raise ValidationError(f"ownership cycle: {cycle}")
         stack = (*_stack, org)
         unit_parent = self.units.get(org)
@@ -100,10 +97,7 @@ class OwnershipGraph:
         segments: list[tuple[dt.date | None, dt.date | None, list[Interval]]] = []
         for change in self.changes.get(org, []):
             segments.append((cursor, change.completed, base))
-            base = [
-                Interval(org, j.parent, j.start, j.end, j.hops + 1)
-                for j in self.intervals(change.acquirer, stack)
-            ]
+            base = [Interval(org, j.parent, j.start, j.end, j.hops + 1) for j in self.intervals(change.acquirer, stack)]
             cursor = change.completed
         segments.append((cursor, None, base))
         for start, end, source in segments:
@@ -195,11 +189,30 @@ def materialise_rollups(ds: Dataset, strict: bool = True) -> list[str]:
                 ox.Quad(node, ox.NamedNode(str(RDF.type)), ox.NamedNode(str(HK.RollUp)), graph),
                 ox.Quad(node, ox.NamedNode(str(HK.org)), ox.NamedNode(org), graph),
                 ox.Quad(node, ox.NamedNode(str(HK.parent)), ox.NamedNode(interval.parent), graph),
-                ox.Quad(node, ox.NamedNode(str(HK.hops)), ox.Literal(str(interval.hops), datatype=ox.NamedNode(str(XSD.integer))), graph),
+                ox.Quad(
+                    node,
+                    ox.NamedNode(str(HK.hops)),
+                    ox.Literal(str(interval.hops), datatype=ox.NamedNode(str(XSD.integer))),
+                    graph,
+                ),
             ]
             if interval.start is not None:
-                quads.append(ox.Quad(node, ox.NamedNode(str(HK.validFrom)), ox.Literal(interval.start.isoformat(), datatype=date), graph))
+                quads.append(
+                    ox.Quad(
+                        node,
+                        ox.NamedNode(str(HK.validFrom)),
+                        ox.Literal(interval.start.isoformat(), datatype=date),
+                        graph,
+                    )
+                )
             if interval.end is not None:
-                quads.append(ox.Quad(node, ox.NamedNode(str(HK.validUntil)), ox.Literal(interval.end.isoformat(), datatype=date), graph))
+                quads.append(
+                    ox.Quad(
+                        node,
+                        ox.NamedNode(str(HK.validUntil)),
+                        ox.Literal(interval.end.isoformat(), datatype=date),
+                        graph,
+                    )
+                )
     ds.store.extend(quads)
     return sorted(set(errors))

@@ -45,7 +45,9 @@ class Finding:
     shape: str
 
 
-_CASTABLE = {str(XSD[n]) for n in ("date", "dateTime", "gYear", "gYearMonth", "integer", "decimal", "boolean", "double")}
+_CASTABLE = {
+    str(XSD[n]) for n in ("date", "dateTime", "gYear", "gYearMonth", "integer", "decimal", "boolean", "double")
+}
 
 
 def _int(term: rdflib.term.Node | None) -> int:
@@ -188,26 +190,46 @@ class Compiler:
             if p == SH.minCount:
                 n = _int(o)
                 if n == 1:
-                    add(f"FILTER NOT EXISTS {{ ?this {path} [] }}", f"Less than 1 values on {path_node}", "SELECT DISTINCT ?this")
+                    add(
+                        f"FILTER NOT EXISTS {{ ?this {path} [] }}",
+                        f"Less than 1 values on {path_node}",
+                        "SELECT DISTINCT ?this",
+                    )
                 elif n > 1:
-                    add(f"OPTIONAL {{ ?this {path} ?x_ }}", f"Less than {n} values", "SELECT ?this",
-                        f"GROUP BY ?this HAVING (COUNT(DISTINCT ?x_) < {n})")
+                    add(
+                        f"OPTIONAL {{ ?this {path} ?x_ }}",
+                        f"Less than {n} values",
+                        "SELECT ?this",
+                        f"GROUP BY ?this HAVING (COUNT(DISTINCT ?x_) < {n})",
+                    )
             elif p == SH.maxCount:
-                add(f"?this {path} ?x_ .", f"More than {_int(o)} values on {path_node}", "SELECT ?this",
-                    f"GROUP BY ?this HAVING (COUNT(DISTINCT ?x_) > {_int(o)})")
+                add(
+                    f"?this {path} ?x_ .",
+                    f"More than {_int(o)} values on {path_node}",
+                    "SELECT ?this",
+                    f"GROUP BY ?this HAVING (COUNT(DISTINCT ?x_) > {_int(o)})",
+                )
             elif p == SH["class"]:
                 add(f"?this {path} ?v . FILTER(!{self._class_test('?v', o)})", f"Value does not have class {o}")
             elif p == SH.datatype:
                 add(f"?this {path} ?v . FILTER(!{self._datatype_test('?v', o)})", f"Value is not of datatype {o}")
             elif p == SH["in"]:
-                add(f"?this {path} ?v . FILTER(?v NOT IN ({', '.join(_lit(x) for x in self._list(o))}))",
-                    "Value is not in the allowed list")
+                add(
+                    f"?this {path} ?v . FILTER(?v NOT IN ({', '.join(_lit(x) for x in self._list(o))}))",
+                    "Value is not in the allowed list",
+                )
             elif p == SH.pattern:
-                add(f"?this {path} ?v . FILTER(isBlank(?v) || !REGEX(STR(?v), {rdflib.Literal(str(o)).n3()}))",
-                    f"Value does not match pattern {o}")
+                add(
+                    f"?this {path} ?v . FILTER(isBlank(?v) || !REGEX(STR(?v), {rdflib.Literal(str(o)).n3()}))",
+                    f"Value does not match pattern {o}",
+                )
             elif p in (SH.minExclusive, SH.minInclusive, SH.maxExclusive, SH.maxInclusive):
-                ops = {str(SH.minExclusive): ">", str(SH.minInclusive): ">=", str(SH.maxExclusive): "<",
-                       str(SH.maxInclusive): "<="}
+                ops = {
+                    str(SH.minExclusive): ">",
+                    str(SH.minInclusive): ">=",
+                    str(SH.maxExclusive): "<",
+                    str(SH.maxInclusive): "<=",
+                }
                 op = ops[str(p)]
                 add(f"?this {path} ?v . FILTER(!COALESCE(?v {op} {_lit(o)}, false))", f"Value is not {op} {o}")
             elif p == SH.disjoint:
@@ -235,4 +257,3 @@ def run_compiled(ds: Dataset, shapes: rdflib.Graph) -> list[Finding]:
             value = row.get("v")
             findings.append(Finding(row["this"].value, path, message, "" if value is None else str(value.value), shape))
     return findings
-

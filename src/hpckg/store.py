@@ -78,9 +78,7 @@ def rdf_format_for(path: Path) -> ox.RdfFormat:
     """The RDF format of a file, guessed from its extension."""
     fmt = _FORMATS.get(path.suffix.lower())
     if fmt is None:
-        raise DataError(
-            f"unsupported file type {path.suffix!r} (use .ttl, .nt, .nq, .trig, .jsonld)", path
-        )
+        raise DataError(f"unsupported file type {path.suffix!r} (use .ttl, .nt, .nq, .trig, .jsonld)", path)
     return fmt
 
 

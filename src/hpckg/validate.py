@@ -67,9 +67,7 @@ class Report:
                 where = f"{v.path}: " if v.path else ""
                 value = f" (value: {v.value})" if v.value else ""
                 lines.append(f"  - {where}{v.message}{value}")
-        lines.append(
-            f"Does not conform: {len(set(self.violations))} violation(s) on {len(grouped)} node(s)"
-        )
+        lines.append(f"Does not conform: {len(set(self.violations))} violation(s) on {len(grouped)} node(s)")
         return "\n".join(lines)
 
 
@@ -104,8 +102,8 @@ _ORDERED = sorted(PREFIXES.items(), key=lambda kv: -len(kv[1]))
 def compact(iri: str) -> str:
     """``https://w3id.org/hpckg/id/system/seren`` -> ``system:seren``."""
     for prefix, ns in _ORDERED:
-        if iri.startswith(ns) and "/" not in iri[len(ns):] and "#" not in iri[len(ns):]:
-            return f"{prefix}:{iri[len(ns):]}"
+        if iri.startswith(ns) and "/" not in iri[len(ns) :] and "#" not in iri[len(ns) :]:
+            return f"{prefix}:{iri[len(ns) :]}"
     return f"<{iri}>"
 
 
@@ -120,9 +118,7 @@ def _label(term: rdflib.term.Node | None, graph: rdflib.Graph) -> str:
 def _pyshacl(data: rdflib.Graph, shapes: rdflib.Graph) -> list[Violation]:
     import pyshacl
 
-    _, results, _ = pyshacl.validate(
-        data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=True
-    )
+    _, results, _ = pyshacl.validate(data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=True)
     violations = []
     for result in results.subjects(RDF.type, SH.ValidationResult):
         focus = results.value(result, SH.focusNode)
@@ -226,8 +222,14 @@ def owlrl_closure(ds: Dataset) -> set[tuple[rdflib.term.Node, rdflib.term.Node, 
     small.parse(data=ox.serialize(entity_nt, format=ox.RdfFormat.N_TRIPLES) or b"", format="nt")
     before = set(small)
     owlrl.DeductiveClosure(owlrl.OWLRL_Semantics).expand(small)
-    return {t for t in set(small) - before if not isinstance(t[0], rdflib.Literal) and not isinstance(t[1], rdflib.BNode)
-            and not isinstance(t[0], rdflib.BNode) and not isinstance(t[2], rdflib.BNode)}
+    return {
+        t
+        for t in set(small) - before
+        if not isinstance(t[0], rdflib.Literal)
+        and not isinstance(t[1], rdflib.BNode)
+        and not isinstance(t[0], rdflib.BNode)
+        and not isinstance(t[2], rdflib.BNode)
+    }
 
 
 def _to_ox_quad(t: tuple[rdflib.term.Node, rdflib.term.Node, rdflib.term.Node], graph: ox.NamedNode) -> ox.Quad:

@@ -22,8 +22,7 @@ __all__ = ["command", "find_conflicts"]
 @click.command()
 @data_option
 @store_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="Output format.")
 def command(data: tuple[Path, ...], store_dir: Path | None, fmt: str) -> None:
     """List disagreements: two sources giving one system different values.
 

@@ -12,10 +12,21 @@ from ._common import data_option, load
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default="ttl", show_default=True,
-              help="ttl (deterministic Turtle), jsonld (compact JSON-LD) or nt (sorted N-Triples).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file (atomically) instead of standard output.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(EXPORT_FORMATS),
+    default="ttl",
+    show_default=True,
+    help="ttl (deterministic Turtle), jsonld (compact JSON-LD) or nt (sorted N-Triples).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to this file (atomically) instead of standard output.",
+)
 @click.option("--with-ontology", is_flag=True, help="Include the ontology triples.")
 @click.option("--with-derived", is_flag=True, help="Include derived roll-up intervals.")
 @data_option

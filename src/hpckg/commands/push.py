@@ -30,9 +30,7 @@ from ._common import data_option, load
     show_default=True,
     help="Include the derived hk:RollUp triples that the roll-up queries read.",
 )
-@click.option(
-    "--timeout", default=300.0, show_default=True, type=float, help="Seconds to wait for the server."
-)
+@click.option("--timeout", default=300.0, show_default=True, type=float, help="Seconds to wait for the server.")
 @data_option
 def command(
     endpoint: str, graph: str | None, replace: bool, derived: bool, timeout: float, data: tuple[Path, ...]

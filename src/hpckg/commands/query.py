@@ -26,15 +26,35 @@ def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.argument("name", required=False)
 @click.option("--sparql", "sparql", default=None, help="Run this SPARQL text instead of a saved query.")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE", help="Bind a declared parameter; repeatable.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="table, csv, tsv, or json (SPARQL 1.1 Query Results JSON).")
-@click.option("--min-tier", "min_tier", default=None, metavar="TIER",
-              help="Only count claims at this tier or above (verified, reported, estimated, weak).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the result to this file (atomically) instead of standard output.")
-@click.option("--endpoint", default=None, metavar="URL",
-              help="Run on this remote SPARQL 1.1 query endpoint (e.g. Oxigraph http://HOST:7878/query) "
-              "instead of the embedded graph; see `hpckg push`.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="table, csv, tsv, or json (SPARQL 1.1 Query Results JSON).",
+)
+@click.option(
+    "--min-tier",
+    "min_tier",
+    default=None,
+    metavar="TIER",
+    help="Only count claims at this tier or above (verified, reported, estimated, weak).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the result to this file (atomically) instead of standard output.",
+)
+@click.option(
+    "--endpoint",
+    default=None,
+    metavar="URL",
+    help="Run on this remote SPARQL 1.1 query endpoint (e.g. Oxigraph http://HOST:7878/query) "
+    "instead of the embedded graph; see `hpckg push`.",
+)
 @data_option
 @store_option
 def command(

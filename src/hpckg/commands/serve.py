@@ -27,9 +27,7 @@ from ._common import data_option, load, store_option
     type=click.IntRange(min=1),
     help="Most rows (or triples) a result may have; a larger one is refused with 422.",
 )
-@click.option(
-    "--workers", default=4, show_default=True, type=click.IntRange(min=1), help="Query worker threads."
-)
+@click.option("--workers", default=4, show_default=True, type=click.IntRange(min=1), help="Query worker threads.")
 @click.option(
     "--cache",
     "cache_size",
@@ -65,11 +63,7 @@ def command(
     import uvicorn
 
     dataset = load(data, store_dir)
-    app = create_app(
-        dataset, ServerConfig(timeout=timeout, max_rows=max_rows, workers=workers, cache_size=cache_size)
-    )
+    app = create_app(dataset, ServerConfig(timeout=timeout, max_rows=max_rows, workers=workers, cache_size=cache_size))
     shown = f"[{host}]" if ":" in host else host
-    click.echo(
-        f"Serving {dataset.triple_count()} triples read-only at http://{shown}:{port}/sparql", err=True
-    )
+    click.echo(f"Serving {dataset.triple_count()} triples read-only at http://{shown}:{port}/sparql", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

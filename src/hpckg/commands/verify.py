@@ -154,9 +154,7 @@ def command(
             click.echo(url)
             for target in pairs:
                 click.echo(f"  {target.system}  ({len(target.terms)} terms)")
-        click.echo(
-            f"{len(todo.urls)} URLs, {todo.pairs} pairs to check; {todo.skipped} pairs already checked"
-        )
+        click.echo(f"{len(todo.urls)} URLs, {todo.pairs} pairs to check; {todo.skipped} pairs already checked")
         return
 
     def on_plan(todo: Plan) -> None:

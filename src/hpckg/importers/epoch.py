@@ -55,8 +55,19 @@ def row_keys(rows: Sequence[ClusterRow]) -> list[str]:
     seen: Counter[str] = Counter()
     for row in rows:
         if row.anonymised:
-            fields = (row.status, row.certainty, row.owners, row.country, row.location, row.chips,
-                      row.first_operational, row.power_mw, row.h100e, row.quote, row.notes)
+            fields = (
+                row.status,
+                row.certainty,
+                row.owners,
+                row.country,
+                row.location,
+                row.chips,
+                row.first_operational,
+                row.power_mw,
+                row.h100e,
+                row.quote,
+                row.notes,
+            )
             base = "anonymised-" + digest(*fields, length=12)
         else:
             base = slugify(row.name)
@@ -129,7 +140,10 @@ def import_epoch(
         report.hardware = import_hardware(hardware, catalogue, out)
     report.minted_orgs = {str(k): v for k, v in sorted(names.minted.items())}
     report.unknown_chips = dict(sorted(names.unknown_chips.items()))
-    report.systems = len(set(system_of.values()) | {id_iri("system", "epoch-" + k) for r, k in zip(rows, keys, strict=True) if r.anonymised})
+    report.systems = len(
+        set(system_of.values())
+        | {id_iri("system", "epoch-" + k) for r, k in zip(rows, keys, strict=True) if r.anonymised}
+    )
     report.triples = len(out)
     data_bytes = out.ntriples()
     report.seconds = time.perf_counter() - started
@@ -137,7 +151,7 @@ def import_epoch(
 
 
 def _upgrades(rows: Sequence[ClusterRow], system_of: dict[str, URIRef], out: Triples, report: EpochReport) -> None:
-    """"Builds Upon" and "Superseded by" as hk:upgradeOf (newer -> older)."""
+    """ "Builds Upon" and "Superseded by" as hk:upgradeOf (newer -> older)."""
     for row in rows:
         if row.anonymised:
             continue
@@ -146,7 +160,9 @@ def _upgrades(rows: Sequence[ClusterRow], system_of: dict[str, URIRef], out: Tri
             a, b = system_of.get(newer), system_of.get(older)
             if a is None or b is None:
                 missing = newer if a is None else older
-                report.warnings.append(f"row {row.number} ({row.name}): upgrade chain names unknown cluster {missing!r}")
+                report.warnings.append(
+                    f"row {row.number} ({row.name}): upgrade chain names unknown cluster {missing!r}"
+                )
                 continue
             if a != b:
                 out.add(a, HK.upgradeOf, b)
@@ -163,22 +179,63 @@ def write_epoch(result: EpochImport, output: str | Path, report_path: str | Path
 
 @click.command("epoch")
 @click.argument("clusters", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--hardware", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Epoch AI ml_hardware.csv: adds chip specifications to catalogue parts.")
-@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="N-Triples file to write (replaced atomically).")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the import report here (.json for JSON, anything else for text).")
-@click.option("--top500", "top500", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="TOP500 import output (from `hpckg import top500`) to reconcile with; repeatable.")
-@click.option("--data", "data", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Extra data file added to the bundled graph before reconciling; repeatable.")
-@click.option("--mappings", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Override mapping CSV (epoch_name,system,action); default graph/mappings/epoch.csv.")
-@click.option("--as-of", "as_of", default=None,
-              help="Date the CSV was downloaded (YYYY-MM-DD): the as-of date of the status claims.")
-def command(clusters: Path, hardware: Path | None, output: Path, report_path: Path | None,
-            top500: tuple[Path, ...], data: tuple[Path, ...], mappings: Path | None, as_of: str | None) -> None:
+@click.option(
+    "--hardware",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Epoch AI ml_hardware.csv: adds chip specifications to catalogue parts.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="N-Triples file to write (replaced atomically).",
+)
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the import report here (.json for JSON, anything else for text).",
+)
+@click.option(
+    "--top500",
+    "top500",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="TOP500 import output (from `hpckg import top500`) to reconcile with; repeatable.",
+)
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Extra data file added to the bundled graph before reconciling; repeatable.",
+)
+@click.option(
+    "--mappings",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Override mapping CSV (epoch_name,system,action); default graph/mappings/epoch.csv.",
+)
+@click.option(
+    "--as-of",
+    "as_of",
+    default=None,
+    help="Date the CSV was downloaded (YYYY-MM-DD): the as-of date of the status claims.",
+)
+def command(
+    clusters: Path,
+    hardware: Path | None,
+    output: Path,
+    report_path: Path | None,
+    top500: tuple[Path, ...],
+    data: tuple[Path, ...],
+    mappings: Path | None,
+    as_of: str | None,
+) -> None:
     """Import Epoch AI's GPU clusters CSV into OUTPUT as N-Triples.
 
     Every row is accounted for in the report. Clusters that are curated or TOP500
@@ -196,4 +253,8 @@ def command(clusters: Path, hardware: Path | None, output: Path, report_path: Pa
     click.echo(result.report.summary())
     if result.report.skipped:
         first = result.report.skipped[0]
-        click.echo(f"{len(result.report.skipped)} row(s) skipped; first: row {first.number} (line {first.line}): {first.reason}", err=True)
+        click.echo(
+            f"{len(result.report.skipped)} row(s) skipped; "
+            f"first: row {first.number} (line {first.line}): {first.reason}",
+            err=True,
+        )

@@ -93,7 +93,9 @@ def import_hardware(path: str | Path, catalogue: Catalogue, out: Triples) -> Har
     return report
 
 
-def _specs(number: int, name: str, part: URIRef, raw: dict[str, str | None], out: Triples, report: HardwareReport) -> int:
+def _specs(
+    number: int, name: str, part: URIRef, raw: dict[str, str | None], out: Triples, report: HardwareReport
+) -> int:
     cites = [HARDWARE_DATASET]
     sheet = (raw.get("Link to datasheet") or "").strip()
     if re.match(r"^https?://\S+$", sheet):

@@ -49,9 +49,7 @@ class EpochReport:
             "source": self.source,
             "rows_in": self.rows_in,
             "imported": self.imported,
-            "skipped": [
-                {"row": s.number, "line": s.line, "name": s.name, "reason": s.reason} for s in self.skipped
-            ],
+            "skipped": [{"row": s.number, "line": s.line, "name": s.name, "reason": s.reason} for s in self.skipped],
             "all_rows_accounted_for": self.accounted,
             "tiers": dict(sorted(self.tiers.items())),
             "systems": self.systems,
@@ -98,8 +96,10 @@ class EpochReport:
         lines += [f"  {name} (x{n})" for name, n in self.unknown_chips.items()]
         if self.hardware is not None:
             h = self.hardware
-            lines.append(f"Hardware: {h.rows} rows, {h.parts} catalogue parts with {h.measurements} figures; "
-                         f"{len(h.unresolved)} chips not in the catalogue")
+            lines.append(
+                f"Hardware: {h.rows} rows, {h.parts} catalogue parts with {h.measurements} figures; "
+                f"{len(h.unresolved)} chips not in the catalogue"
+            )
             lines += [f"  not in catalogue: {name}" for name in h.unresolved]
             lines += [f"  problem: {p}" for p in h.problems]
         if self.warnings:

@@ -57,7 +57,9 @@ def existing_facts(ds: Dataset) -> Existing:
         existing.nodes.add(row["n"].value)
     for row in ds.select("SELECT ?n WHERE { ?n a hk:ListEdition ; hk:publishedOn ?d }"):
         existing.published.add(row["n"].value)
-    for row in ds.select("SELECT ?s ?e ?m WHERE { ?c a hk:Measurement ; hk:system ?s ; hk:listEdition ?e ; hk:metric ?m }"):
+    for row in ds.select(
+        "SELECT ?s ?e ?m WHERE { ?c a hk:Measurement ; hk:system ?s ; hk:listEdition ?e ; hk:metric ?m }"
+    ):
         existing.facts.add((row["s"].value, row["e"].value.rsplit("top500-", 1)[-1], row["m"].value))
     for row in ds.select("SELECT ?s ?e WHERE { ?c a hk:RankingEntry ; hk:system ?s ; hk:listEdition ?e }"):
         existing.facts.add((row["s"].value, row["e"].value.rsplit("top500-", 1)[-1], "rank"))
@@ -88,7 +90,9 @@ def import_top500(paths: Sequence[str | Path], dataset: Dataset | None = None) -
         parsed = parse_entries(listing, problems, report.warnings)
         report.rejected += problems
         report.files[listing.path.name] = {
-            "edition": listing.edition, "rows_read": len(listing.rows), "rows_imported": len(parsed),
+            "edition": listing.edition,
+            "rows_read": len(listing.rows),
+            "rows_imported": len(parsed),
         }
         report.rows_read += len(listing.rows)
         report.rows_imported += len(parsed)
@@ -98,10 +102,15 @@ def import_top500(paths: Sequence[str | Path], dataset: Dataset | None = None) -
     rmax_anchors: dict[tuple[str, Decimal | None], URIRef] = {}
     anchors = {
         (r["e"].value.rsplit("top500-", 1)[-1], int(r["r"].value)): URIRef(r["s"].value)
-        for r in ds.select("SELECT ?s ?e ?r WHERE { ?x a hk:RankingEntry ; hk:system ?s ; hk:listEdition ?e ; hk:rank ?r }")
+        for r in ds.select(
+            "SELECT ?s ?e ?r WHERE { ?x a hk:RankingEntry ; hk:system ?s ; hk:listEdition ?e ; hk:rank ?r }"
+        )
         if r["r"].value.isdigit()
     }
-    for r in ds.select("SELECT ?s ?e ?v WHERE { ?x a hk:Measurement ; hk:metric hk:Rmax ; hk:system ?s ; hk:listEdition ?e ; hk:value ?v }"):
+    for r in ds.select(
+        "SELECT ?s ?e ?v WHERE { ?x a hk:Measurement ; hk:metric hk:Rmax ; "
+        "hk:system ?s ; hk:listEdition ?e ; hk:value ?v }"
+    ):
         rmax_anchors[(r["e"].value.rsplit("top500-", 1)[-1], _decimal(r["v"].value))] = URIRef(r["s"].value)
     tracks, iris = assign_systems(entries, curated, anchors)
     tracks, iris = split_by_anchor(tracks, iris, rmax_anchors)
@@ -161,12 +170,28 @@ def write_import(result: ImportResult, out: str | Path, report_path: str | Path 
 
 @click.command("top500")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="N-Triples file to write (replaced atomically).")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the import report here (.json for JSON, anything else for text).")
-@click.option("--data", "data", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Extra data file added to the bundled graph before resolving names; repeatable.")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="N-Triples file to write (replaced atomically).",
+)
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the import report here (.json for JSON, anything else for text).",
+)
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Extra data file added to the bundled graph before resolving names; repeatable.",
+)
 def command(files: tuple[Path, ...], output: Path, report_path: Path | None, data: tuple[Path, ...]) -> None:
     """Import TOP500 list files (XLS, XLSX, CSV, TSV) into OUTPUT as N-Triples.
 

@@ -31,8 +31,16 @@ from .top500_identity import Track
 from .top500_ntriples import Lit, TripleSet
 from .top500_units import METRICS, format_decimal
 
-__all__ = ["BuildStats", "ClaimBuilder", "Existing", "edition_date", "edition_from_number", "list_iri", "list_url", "system_url"]
-
+__all__ = [
+    "BuildStats",
+    "ClaimBuilder",
+    "Existing",
+    "edition_date",
+    "edition_from_number",
+    "list_iri",
+    "list_url",
+    "system_url",
+]
 
 
 class _Terms:
@@ -53,10 +61,20 @@ _MONTHS = {"06": "June", "11": "November"}
 _TOP500_LIST_URL = "https://www.top500.org/lists/top500/{year}/{month}/"
 _TOP500_SYSTEM_URL = "https://www.top500.org/system/{id}"
 _METRIC_SLUG = {
-    "rmax": "rmax", "rpeak": "rpeak", "hpcg": "hpcg", "cores": "cores",
-    "accelerator_cores": "accelerator-cores", "power": "power", "energy_efficiency": "energy-efficiency",
+    "rmax": "rmax",
+    "rpeak": "rpeak",
+    "hpcg": "hpcg",
+    "cores": "cores",
+    "accelerator_cores": "accelerator-cores",
+    "power": "power",
+    "energy_efficiency": "energy-efficiency",
 }
-_ROLE_SLUG = {HK.Integrator: "integrator", HK.Accelerator: "accelerator", HK.CPU: "cpu", HK.Interconnect: "interconnect"}
+_ROLE_SLUG = {
+    HK.Integrator: "integrator",
+    HK.Accelerator: "accelerator",
+    HK.CPU: "cpu",
+    HK.Interconnect: "interconnect",
+}
 
 
 def edition_date(edition: str) -> dt.date:
@@ -220,8 +238,14 @@ class ClaimBuilder:
             cites = [self._list_citation(entry.edition)] + ([sys_cite] if sys_cite else [])
             self._row_claims(entry, system, slug, key, cites)
             for item in self._supplies(entry, build_day):
-                claim = id_iri("claim", "top500", slug, "supply", _ROLE_SLUG[item.role],
-                               (item.part or item.supplier or "").rsplit("/", 1)[-1])
+                claim = id_iri(
+                    "claim",
+                    "top500",
+                    slug,
+                    "supply",
+                    _ROLE_SLUG[item.role],
+                    (item.part or item.supplier or "").rsplit("/", 1)[-1],
+                )
                 merged = supplies.setdefault(claim, _Supply(item.role, item.part, item.supplier))
                 merged.editions.add(entry.edition)
                 for text in item.descriptions:
@@ -266,10 +290,7 @@ class ClaimBuilder:
         edition_node = list_iri(entry.edition)
         done = self.existing.facts
         sys_key = str(system)
-        if (sys_key, entry.edition, "rank") in done:
-            rank_claim = None
-        else:
-            rank_claim = URIRef(f"{key}/rank")
+        rank_claim = None if (sys_key, entry.edition, "rank") in done else URIRef(f"{key}/rank")
         if rank_claim is not None:
             self._write_rank(rank_claim, entry, system, edition_node, cites)
         as_of = Lit(edition_date(entry.edition).isoformat(), XSD.date)
@@ -287,16 +308,22 @@ class ClaimBuilder:
             self.out.add(claim, HK.listEdition, edition_node)
             self.out.add(claim, HK.asOf, as_of)
 
-    def _write_rank(self, rank_claim: URIRef, entry: Entry, system: URIRef, edition_node: URIRef,
-                    cites: list[URIRef]) -> None:
+    def _write_rank(
+        self, rank_claim: URIRef, entry: Entry, system: URIRef, edition_node: URIRef, cites: list[URIRef]
+    ) -> None:
         self._claim(rank_claim, HK.RankingEntry, system, cites)
         self.out.add(rank_claim, HK.listEdition, edition_node)
         self.out.add(rank_claim, HK.rank, Lit(entry.rank, XSD.integer))
 
     def _supplies(self, entry: Entry, build_day: dt.date) -> list[_Supply]:
         """Supply items of a row; memoised, as the same texts recur across lists."""
-        key = (entry.get("manufacturer"), entry.get("accelerator"), entry.get("processor"),
-               entry.get("interconnect"), build_day)
+        key = (
+            entry.get("manufacturer"),
+            entry.get("accelerator"),
+            entry.get("processor"),
+            entry.get("interconnect"),
+            build_day,
+        )
         cached = self._supply_cache.get(key)
         if cached is None:
             cached = self._supply_cache[key] = self._resolve_supplies(entry, build_day)
@@ -343,8 +370,12 @@ class ClaimBuilder:
         if known:
             claim = id_iri("claim", "top500", slug, "first-listed")
             source = next((e for e in track.entries if e.get("first_appearance")), first)
-            self._claim(claim, HK.TimelineEvent, system,
-                        [self._list_citation(source.edition)] + ([sys_cite] if sys_cite else []))
+            self._claim(
+                claim,
+                HK.TimelineEvent,
+                system,
+                [self._list_citation(source.edition)] + ([sys_cite] if sys_cite else []),
+            )
             self.out.add(claim, HK.eventKind, HK.FirstListed)
             self.out.add(claim, HK.date, Lit(earliest, XSD.gYearMonth))
             self._list_citation(earliest)  # makes sure the ListEdition node exists
@@ -352,8 +383,9 @@ class ClaimBuilder:
         if track.last.edition < latest:
             last = track.last
             claim = id_iri("claim", "top500", slug, "last-listed")
-            self._claim(claim, HK.TimelineEvent, system,
-                        [self._list_citation(last.edition)] + ([sys_cite] if sys_cite else []))
+            self._claim(
+                claim, HK.TimelineEvent, system, [self._list_citation(last.edition)] + ([sys_cite] if sys_cite else [])
+            )
             self.out.add(claim, HK.eventKind, HK.LastListed)
             self.out.add(claim, HK.date, Lit(last.edition, XSD.gYearMonth))
             self.out.add(claim, HK.listEdition, list_iri(last.edition))
@@ -366,4 +398,3 @@ def _label(entry: Entry) -> str:
     computer = entry.get("computer").split(",")[0].strip() or "TOP500 system"
     site = entry.get("site")
     return f"{computer} ({site})" if site else computer
-

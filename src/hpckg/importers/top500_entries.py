@@ -20,8 +20,18 @@ __all__ = ["Entry", "Problem", "parse_entries"]
 
 _REQUIRED = ("rank", "rmax")
 _TEXT_FIELDS = (
-    "name", "computer", "site", "manufacturer", "country", "processor", "accelerator",
-    "interconnect", "interconnect_family", "system_model", "segment", "first_appearance",
+    "name",
+    "computer",
+    "site",
+    "manufacturer",
+    "country",
+    "processor",
+    "accelerator",
+    "interconnect",
+    "interconnect_family",
+    "system_model",
+    "segment",
+    "first_appearance",
 )
 
 
@@ -96,9 +106,7 @@ def _identifier(value: Any) -> str | None:
     return text
 
 
-def _drop_impossible_rpeak(
-    figures: dict[str, Decimal], listing: ListFile, row: int, warnings: list[str]
-) -> None:
+def _drop_impossible_rpeak(figures: dict[str, Decimal], listing: ListFile, row: int, warnings: list[str]) -> None:
     """Rmax cannot exceed Rpeak; when a row says it does, keep Rmax (the ranking basis)
     and drop Rpeak, so one bad cell does not make the whole graph fail its shapes."""
     rmax, rpeak = figures.get("rmax"), figures.get("rpeak")

@@ -27,11 +27,13 @@ from .top500_entries import Entry
 __all__ = ["Track", "assign_systems", "keys_for"]
 
 # Site names that hide the operator: matching on them alone would glue unrelated machines.
-_ANONYMOUS_SITE = re.compile(r"^(government|industry|it service provider|service provider|"
-                             r"internet company|software company|hosting services|energy company|"
-                             r"semiconductor company|telecommunication company|manufacturing company|"
-                             r"financial institution|e commerce|logistic services|automotive|"
-                             r"cloud provider|web services|electronics|aerospace company)\b")
+_ANONYMOUS_SITE = re.compile(
+    r"^(government|industry|it service provider|service provider|"
+    r"internet company|software company|hosting services|energy company|"
+    r"semiconductor company|telecommunication company|manufacturing company|"
+    r"financial institution|e commerce|logistic services|automotive|"
+    r"cloud provider|web services|electronics|aerospace company)\b"
+)
 _DECIMAL = re.compile(r"\d+\.\d+")
 
 
@@ -124,8 +126,10 @@ def assign_systems(
                 chosen: Track | None = None
                 if level < len(keys):
                     candidates = [
-                        t for t in by_key.get(keys[level], [])
-                        if id(t) not in used and t.last.edition < edition
+                        t
+                        for t in by_key.get(keys[level], [])
+                        if id(t) not in used
+                        and t.last.edition < edition
                         and (t.system_id is None or not entry.system_id or t.system_id == entry.system_id)
                     ]
                     if candidates:

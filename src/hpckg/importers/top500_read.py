@@ -103,7 +103,10 @@ class ListFile:
 
 
 def header_field(text: str) -> tuple[str | None, str | None]:
-    """``"Rmax [TFlop/s]"`` -> ``("rmax", "TFlop/s")``; ``"Mflops/Watt"`` -> ``("energy_efficiency", "Mflops/Watt")``."""
+    """``"Rmax [TFlop/s]"`` -> ``("rmax", "TFlop/s")``.
+
+    ``"Mflops/Watt"`` -> ``("energy_efficiency", "Mflops/Watt")``.
+    """
     raw = str(text).strip()
     unit_match = _UNIT_IN_HEADER.search(raw)
     unit = unit_match.group(1).strip() if unit_match else None
@@ -175,11 +178,11 @@ def read_list(path: str | Path) -> ListFile:
     else:
         raise DataError(f"unsupported file type {suffix!r} (use .xls, .xlsx, .csv or .tsv)", path)
     edition = edition_from_name(path, sheets)
-    header_at = next(
-        (i for i, r in enumerate(table[:10]) if any(str(c).strip().lower() == "rank" for c in r)), None
-    )
+    header_at = next((i for i, r in enumerate(table[:10]) if any(str(c).strip().lower() == "rank" for c in r)), None)
     if header_at is None:
-        raise DataError("no header row with a 'Rank' column in the first 10 rows (truncated or not a TOP500 list?)", path)
+        raise DataError(
+            "no header row with a 'Rank' column in the first 10 rows (truncated or not a TOP500 list?)", path
+        )
     listing = ListFile(path, edition, {})
     columns: list[str | None] = []
     for index, cell in enumerate(table[header_at]):
@@ -187,7 +190,9 @@ def read_list(path: str | Path) -> ListFile:
         if name is None or name in listing.fields:
             if str(cell).strip():
                 reason = "duplicate" if name else "unknown"
-                listing.warnings.append(f"{path.name}: {reason} column {str(cell).strip()!r} (column {index + 1}) ignored")
+                listing.warnings.append(
+                    f"{path.name}: {reason} column {str(cell).strip()!r} (column {index + 1}) ignored"
+                )
             columns.append(None)
             continue
         listing.fields[name] = unit
@@ -196,7 +201,7 @@ def read_list(path: str | Path) -> ListFile:
     for required in ("rank", "rmax"):
         if required not in listing.fields:
             raise DataError(f"no {required!r} column in the header", path, header_at + 1)
-    for offset, raw in enumerate(table[header_at + 1:], start=header_at + 2):
+    for offset, raw in enumerate(table[header_at + 1 :], start=header_at + 2):
         if not any(str(c).strip() for c in raw):
             continue
         values = {

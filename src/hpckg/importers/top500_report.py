@@ -53,8 +53,9 @@ class ImportReport:
     def to_text(self) -> str:
         lines = ["TOP500 import report", "", self.summary(), "", "Files:"]
         for name, info in sorted(self.files.items()):
-            lines.append(f"  {name}: edition {info['edition']}, {info['rows_read']} rows read, "
-                         f"{info['rows_imported']} imported")
+            lines.append(
+                f"  {name}: edition {info['edition']}, {info['rows_read']} rows read, {info['rows_imported']} imported"
+            )
         if self.rejected:
             lines += ["", "Rejected rows:"] + [f"  {p}" for p in self.rejected]
         if self.warnings:

@@ -82,16 +82,12 @@ def _choose(kind: str, fmt: str | None, accept: str | None) -> MediaType:
         media = None if pair is None else (pair[1] if kind == "triples" else pair[0])
         if media is None:
             names = sorted({m.name for m in table.values()})
-            raise ProtocolError(
-                400, f"format {fmt!r} is not available for this query (use one of {', '.join(names)})"
-            )
+            raise ProtocolError(400, f"format {fmt!r} is not available for this query (use one of {', '.join(names)})")
         return media
     media = negotiate(accept, table)
     if media is None:
         offered = ", ".join(dict.fromkeys(m.media_type for m in table.values()))
-        raise ProtocolError(
-            406, f"no acceptable format for Accept: {accept}; this result is offered as {offered}"
-        )
+        raise ProtocolError(406, f"no acceptable format for Accept: {accept}; this result is offered as {offered}")
     return media
 
 
@@ -259,9 +255,7 @@ def create_app(
     saved: Sequence[SavedQuery] | None = None,
 ) -> Starlette:
     """The ASGI app serving ``dataset`` read-only; ``saved`` defaults to the project's queries."""
-    endpoint = Endpoint(
-        dataset, config or ServerConfig(), all_saved(dataset.root) if saved is None else saved
-    )
+    endpoint = Endpoint(dataset, config or ServerConfig(), all_saved(dataset.root) if saved is None else saved)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -39,9 +39,7 @@ class RowCapExceeded(Exception):
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
-        super().__init__(
-            f"the result has more than {cap} rows, the server's limit: add a LIMIT or narrow the query"
-        )
+        super().__init__(f"the result has more than {cap} rows, the server's limit: add a LIMIT or narrow the query")
 
 
 class QueryFailed(Exception):
@@ -115,9 +113,7 @@ def evaluate(
     return outcome
 
 
-def _read(
-    items: Any, deadline: float, cap: int, convert: Callable[[Any], Any]
-) -> tuple[list[Any], str | None]:
+def _read(items: Any, deadline: float, cap: int, convert: Callable[[Any], Any]) -> tuple[list[Any], str | None]:
     """The items, and None or why reading stopped early ("timeout", "cap" or a message)."""
     out: list[Any] = []
     try:
@@ -138,8 +134,7 @@ def _results_json(outcome: Outcome) -> bytes:
     else:
         names = outcome.variables
         bindings = [
-            {n: term_to_json(t) for n, t in zip(names, row, strict=True) if t is not None}
-            for row in outcome.rows
+            {n: term_to_json(t) for n, t in zip(names, row, strict=True) if t is not None} for row in outcome.rows
         ]
         doc = {"head": {"vars": names}, "results": {"bindings": bindings}}
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

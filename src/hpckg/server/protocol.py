@@ -148,9 +148,7 @@ def parse_request(method: str, query_string: str, content_type: str | None, body
         elif kind == "application/sparql-query":
             pairs = url_pairs
             if _one(pairs, "query") is not None:
-                raise ProtocolError(
-                    400, "an application/sparql-query body must not also carry a 'query' parameter"
-                )
+                raise ProtocolError(400, "an application/sparql-query body must not also carry a 'query' parameter")
             try:
                 query = body.decode("utf-8")
             except UnicodeDecodeError:

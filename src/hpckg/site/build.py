@@ -73,10 +73,7 @@ def environment() -> Environment:
 
 def coverage_line(ds: Dataset) -> str:
     c = coverage(ds)
-    return (
-        f"{c.systems:,} systems: {c.named:,} with a readable citation that names them, "
-        f"{c.weak:,} weakly sourced."
-    )
+    return f"{c.systems:,} systems: {c.named:,} with a readable citation that names them, {c.weak:,} weakly sourced."
 
 
 class _Writer:
@@ -138,9 +135,7 @@ def _options(systems: list[SystemRow], cat: Catalogue) -> list[dict[str, Any]]:
                     counter[(slug, r.label)] += 1
 
     def opts(counter: Counter[tuple[str, str]]) -> list[tuple[str, str, int]]:
-        return sorted(
-            ((k, label, n) for (k, label), n in counter.items()), key=lambda o: (o[1].casefold(), o[0])
-        )
+        return sorted(((k, label, n) for (k, label), n in counter.items()), key=lambda o: (o[1].casefold(), o[0]))
 
     return [
         {"key": "country", "label": "Country", "options": opts(country)},
@@ -295,9 +290,7 @@ def render_into(ds: Dataset, folder: Path, as_of: dt.date | None = None) -> Site
         out.write(f"charts/{chart.slug}.svg", chart.svg)
     out.write(
         "charts.html",
-        env.get_template("charts.html").render(
-            title="Charts", root="", crumbs=[], pages=pages, charts=charts
-        ),
+        env.get_template("charts.html").render(title="Charts", root="", crumbs=[], pages=pages, charts=charts),
     )
 
     return SiteSummary(folder, out.pages, out.files, len(cat.systems), len(cat.orgs), len(cat.families))
@@ -334,6 +327,4 @@ def build_site(ds: Dataset, out_dir: str | Path, as_of: dt.date | None = None) -
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return SiteSummary(
-        target, summary.pages, summary.files, summary.systems, summary.organisations, summary.families
-    )
+    return SiteSummary(target, summary.pages, summary.files, summary.systems, summary.organisations, summary.families)

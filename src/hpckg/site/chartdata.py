@@ -93,9 +93,7 @@ def _share_rows(categories: list[str], series: list[tuple[str, list[float]]]) ->
     rows = []
     for i, category in enumerate(categories):
         total = sum(values[i] for _, values in series)
-        rows.append(
-            [category] + [f"{100 * values[i] / total:.1f}%" if total else "-" for _, values in series]
-        )
+        rows.append([category] + [f"{100 * values[i] / total:.1f}%" if total else "-" for _, values in series])
     return rows
 
 
@@ -121,9 +119,7 @@ def ticker_share(ds: Dataset, cat: Catalogue) -> Chart:
         f"system integrators today (roll-up as of {cat.as_of.isoformat()})."
     )
     if not categories:
-        return Chart(
-            "top500-ticker-share", title, desc, no_data(title, "no data: no TOP500 list editions loaded")
-        )
+        return Chart("top500-ticker-share", title, desc, no_data(title, "no data: no TOP500 list editions loaded"))
     names, series = _series(per_edition, categories)
     return Chart(
         "top500-ticker-share",
@@ -154,9 +150,7 @@ def family_share(ds: Dataset, cat: Catalogue) -> Chart:
     categories = sorted(per_edition)
     desc = "Share of the systems in each TOP500 list edition by the family of their accelerator."
     if not categories:
-        return Chart(
-            "accelerator-family-share", title, desc, no_data(title, "no data: no TOP500 list editions loaded")
-        )
+        return Chart("accelerator-family-share", title, desc, no_data(title, "no data: no TOP500 list editions loaded"))
     names, series = _series(per_edition, categories)
     return Chart(
         "accelerator-family-share",
@@ -199,9 +193,7 @@ def capacity_by_country(ds: Dataset, cat: Catalogue) -> Chart:
         "by country, from the latest figure of each cluster."
     )
     if not totals:
-        return Chart(
-            "ai-capacity-by-country", title, desc, no_data(title, "no data: no AI-cluster capacity loaded")
-        )
+        return Chart("ai-capacity-by-country", title, desc, no_data(title, "no data: no AI-cluster capacity loaded"))
     ranked = sorted(totals, key=lambda k: (-totals[k], k))
     shown = [(name, totals[name]) for name in ranked[:20]]
     rows = [[name, f"{totals[name]:,.0f}", str(counts[name])] for name in ranked]

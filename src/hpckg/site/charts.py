@@ -129,8 +129,7 @@ def stacked_columns(
     for j, (name, _) in enumerate(series):
         y = top + 4 + j * 20
         lines.append(
-            f'<rect x="{width - right + 14}" y="{y}" width="12" height="12" '
-            f'fill="{_colour(j, name, other)}"/>'
+            f'<rect x="{width - right + 14}" y="{y}" width="12" height="12" fill="{_colour(j, name, other)}"/>'
         )
         lines.append(f'<text x="{width - right + 32}" y="{y + 10}" {_FONT}>{escape(name)}</text>')
     lines.append("</svg>")
@@ -152,8 +151,6 @@ def horizontal_bars(title: str, items: Sequence[tuple[str, float]], unit: str, *
         w = plot_w * value / peak
         lines.append(f'<text x="{left - 8}" y="{y + 15}" text-anchor="end" {_FONT}>{escape(label)}</text>')
         lines.append(f'<rect x="{left}" y="{y + 3}" width="{_f(w)}" height="{row - 6}" fill="{PALETTE[0]}"/>')
-        lines.append(
-            f'<text x="{_f(left + w + 6)}" y="{y + 15}" {_FONT}>{escape(f"{value:,.0f} {unit}")}</text>'
-        )
+        lines.append(f'<text x="{_f(left + w + 6)}" y="{y + 15}" {_FONT}>{escape(f"{value:,.0f} {unit}")}</text>')
     lines.append("</svg>")
     return "\n".join(lines) + "\n"

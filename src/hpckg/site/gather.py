@@ -109,9 +109,7 @@ class Catalogue:
 def _labels(ds: Dataset) -> dict[str, str]:
     """One label per node: curated files win over imported ones, rdfs:label over skos:prefLabel."""
     best: dict[str, tuple[int, str]] = {}
-    rows = ds.select(
-        """SELECT ?x ?l ?g ?p WHERE { GRAPH ?g { VALUES ?p { rdfs:label skos:prefLabel } ?x ?p ?l } }"""
-    )
+    rows = ds.select("""SELECT ?x ?l ?g ?p WHERE { GRAPH ?g { VALUES ?p { rdfs:label skos:prefLabel } ?x ?p ?l } }""")
     for r in rows:
         lang = getattr(r["l"], "language", None)
         if lang and not lang.startswith("en"):

@@ -109,9 +109,7 @@ def all_profiles(ds: Dataset, day: dt.date, systems: list[str]) -> dict[str, Sys
         OPTIONAL { ?m hk:listEdition/rdfs:label ?edition }
         FILTER(?metric IN (hk:Rmax, hk:Rpeak, hk:Cores, hk:Power)) }""",
     )
-    checked = {
-        r["s"].value for r in ds.select("SELECT DISTINCT ?s WHERE { ?k a hk:SourceCheck ; hk:system ?s }")
-    }
+    checked = {r["s"].value for r in ds.select("SELECT DISTINCT ?s WHERE { ?k a hk:SourceCheck ; hk:system ?s }")}
     ownership = OwnershipGraph.from_dataset(ds)
 
     profiles: dict[str, SystemProfile] = {}
@@ -126,9 +124,7 @@ def all_profiles(ds: Dataset, day: dt.date, systems: list[str]) -> dict[str, Sys
         def src(claim: str) -> tuple[Source, ...]:
             return tuple(sorted(sources.get(claim, set())))
 
-        status = max(
-            statuses.get(iri, []), key=lambda r: (_v(r, "asOf") or "", int(r["rank"].value)), default=None
-        )
+        status = max(statuses.get(iri, []), key=lambda r: (_v(r, "asOf") or "", int(r["rank"].value)), default=None)
         checks: list[Any] = []
         if iri in checked:
             from ..verify.report import source_check_rows
@@ -158,9 +154,7 @@ def all_profiles(ds: Dataset, day: dt.date, systems: list[str]) -> dict[str, Sys
     return profiles
 
 
-def _components(
-    rows: list[dict[str, Any]], src: Any, ownership: OwnershipGraph, day: dt.date
-) -> list[ComponentRow]:
+def _components(rows: list[dict[str, Any]], src: Any, ownership: OwnershipGraph, day: dt.date) -> list[ComponentRow]:
     def key(r: dict[str, Any]) -> tuple[int, bool, str, str]:
         label = _v(r, "partLabel")
         return (_ROLE_ORDER.get(str(r["roleLabel"].value), 9), label is not None, label or "", r["c"].value)

@@ -90,9 +90,7 @@ class SourceCheck:
         """This check with ``terms``; the names* flags follow (``None`` when nothing of a kind was asked)."""
         terms = tuple(terms)
         flags = {
-            kind: (
-                any(t.found for t in terms if t.kind == kind) if any(t.kind == kind for t in terms) else None
-            )
+            kind: (any(t.found for t in terms if t.kind == kind) if any(t.kind == kind for t in terms) else None)
             for kind in KINDS
         }
         return replace(

@@ -152,9 +152,7 @@ class Fetcher:
             slot = self._hosts[key] = asyncio.Semaphore(self.config.per_host)
         return slot
 
-    async def fetch(
-        self, url: str, *, etag: str | None = None, last_modified: str | None = None
-    ) -> FetchResult:
+    async def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None) -> FetchResult:
         """Fetch ``url``; never raises for network trouble, the result carries the error."""
         result = FetchResult(url=url)
         headers = {
@@ -177,9 +175,7 @@ class Fetcher:
             result.error = gave_up.reason
         return result
 
-    async def _follow(
-        self, url: str, headers: dict[str, str], result: FetchResult, deadline: list[float]
-    ) -> None:
+    async def _follow(self, url: str, headers: dict[str, str], result: FetchResult, deadline: list[float]) -> None:
         current = url
         for _hop in range(self.config.max_redirects + 1):
             await checked_addresses(current, self.policy, self.resolver)
@@ -206,9 +202,7 @@ class Fetcher:
                 if delay is None:
                     delay = c.backoff * (2**attempt) * (1 + random.random() / 4)
                 elif delay > c.max_retry_after:
-                    raise _Retry(
-                        f"{retry.reason}; Retry-After {delay:g} s exceeds {c.max_retry_after:g} s"
-                    ) from None
+                    raise _Retry(f"{retry.reason}; Retry-After {delay:g} s exceeds {c.max_retry_after:g} s") from None
                 if deadline and asyncio.get_running_loop().time() + delay > deadline[0]:
                     raise _Retry(f"{retry.reason}; no time left to retry") from None
                 await asyncio.sleep(delay)

@@ -108,12 +108,7 @@ class Page:
             if (
                 not bounded
                 or at in self._starts
-                and (
-                    end in self._ends
-                    or plural
-                    and self.folded[end : end + 1] == "s"
-                    and end + 1 in self._ends
-                )
+                and (end in self._ends or plural and self.folded[end : end + 1] == "s" and end + 1 in self._ends)
             ):
                 return self._found(self._page_offset(at), self._page_offset(end, end=True))
             at = self.folded.find(key, at + 1)

@@ -120,9 +120,7 @@ def result_text(
         if error:
             return f"unreachable ({error.split(';')[0].strip()[:60]})"
         return f"unreachable ({http_status if http_status is not None else 'no response'})"
-    named = [
-        w for w, flag in (("system", names_system), ("part", names_part), ("count", names_count)) if flag
-    ]
+    named = [w for w, flag in (("system", names_system), ("part", names_part), ("count", names_count)) if flag]
     if not named:
         return "names none of the terms"
     text = "names " + _join(named)

@@ -86,9 +86,7 @@ def match_terms(pages: Sequence[Page], terms: Iterable[Term]) -> tuple[TermCheck
         for page in pages:
             for variant in term.variants:
                 found = (
-                    page.find_count(int(variant))
-                    if term.kind == "count"
-                    else page.find(variant, term.kind == "part")
+                    page.find_count(int(variant)) if term.kind == "count" else page.find(variant, term.kind == "part")
                 )
                 if found:
                     break
@@ -120,8 +118,7 @@ async def check_url(
     """Fetch one URL and produce the checks of every pair citing it."""
     previous = [store.get(*t.pair) for t in targets]
     same = all(
-        p is not None and p.reachable and p.term_set() == t.term_set()
-        for p, t in zip(previous, targets, strict=False)
+        p is not None and p.reachable and p.term_set() == t.term_set() for p, t in zip(previous, targets, strict=False)
     )
     first = previous[0] if same else None
     etag = first.etag if first else None

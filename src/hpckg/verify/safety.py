@@ -99,9 +99,7 @@ class UrlPolicy:
         except (httpx.InvalidURL, TypeError, ValueError) as error:
             raise RefusedURL(f"invalid URL ({error})", url) from None
         if parsed.scheme not in self.schemes:
-            raise RefusedURL(
-                f"scheme {parsed.scheme or '(none)'!r} is not allowed (http and https only)", url
-            )
+            raise RefusedURL(f"scheme {parsed.scheme or '(none)'!r} is not allowed (http and https only)", url)
         if not parsed.host:
             raise RefusedURL("URL has no host", url)
         if parsed.userinfo:
@@ -172,9 +170,7 @@ async def checked_addresses(url: str, policy: UrlPolicy, resolver: Resolver) -> 
 class PinnedBackend(httpcore.AsyncNetworkBackend):
     """Resolves and checks at connect time, then connects to the checked address itself."""
 
-    def __init__(
-        self, policy: UrlPolicy, resolver: Resolver, inner: httpcore.AsyncNetworkBackend | None = None
-    ):
+    def __init__(self, policy: UrlPolicy, resolver: Resolver, inner: httpcore.AsyncNetworkBackend | None = None):
         self.policy = policy
         self.resolver = resolver
         self.inner = inner or httpcore.AnyIOBackend()

@@ -142,12 +142,7 @@ def system_variants(label: str) -> tuple[str, ...]:
 def _model_code(words: list[str]) -> str | None:
     """The first model-number-like word ("A100", "MI250X", "POWER9"), not a size or a clock."""
     for word in words:
-        if (
-            len(word) >= 3
-            and re.search(r"[A-Za-z]", word)
-            and re.search(r"\d", word)
-            and not _UNIT.match(word)
-        ):
+        if len(word) >= 3 and re.search(r"[A-Za-z]", word) and re.search(r"\d", word) and not _UNIT.match(word):
             return word
     return None
 
