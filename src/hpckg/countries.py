@@ -12,6 +12,11 @@ import re
 __all__ = ["NAMES", "country_code", "country_name"]
 
 NAMES: dict[str, str] = {
+    "RS": "Serbia",
+    "PK": "Pakistan",
+    "OM": "Oman",
+    "IR": "Iran",
+    "CY": "Cyprus",
     "AE": "United Arab Emirates",
     "AR": "Argentina",
     "AT": "Austria",

@@ -18,6 +18,7 @@ from typing import Any
 from rdflib import URIRef
 
 from ..catalogue import Catalogue
+from ..countries import country_code
 from ..namespaces import DCTERMS as _DCTERMS
 from ..namespaces import HK as _HK_NS
 from ..namespaces import RDF as _RDF
@@ -25,7 +26,6 @@ from ..namespaces import RDFS as _RDFS
 from ..namespaces import SKOS as _SKOS
 from ..namespaces import XSD as _XSD
 from ..namespaces import digest, id_iri
-from .top500_countries import iso_country
 from .top500_entries import Entry
 from .top500_identity import Track
 from .top500_ntriples import Lit, TripleSet
@@ -223,7 +223,7 @@ class ClaimBuilder:
             site_id = next((e.site_id for e in reversed(track.entries) if e.site_id), None)
             if site_id:
                 self.out.add(system, HK.top500SiteId, Lit(site_id))
-            country = iso_country(track.last.get("country"))
+            country = country_code(track.last.get("country"))
             if country:
                 self.out.add(system, HK.country, Lit(country))
         per_edition: dict[str, int] = defaultdict(int)
@@ -251,7 +251,7 @@ class ClaimBuilder:
                 for text in item.descriptions:
                     if text not in merged.descriptions:
                         merged.descriptions.append(text)
-            country = iso_country(entry.get("country"))
+            country = country_code(entry.get("country"))
             if entry.get("country") and country is None:
                 self.stats.unknown_countries[entry.get("country")] += 1
             if country or entry.get("site"):
