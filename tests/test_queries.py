@@ -228,3 +228,22 @@ def test_unknown_saved_query() -> None:
 def test_syntax_error_names_the_query(dataset: Dataset) -> None:
     with pytest.raises(QueryError, match="query broken: SPARQL syntax error"):
         run_query(dataset, parse_saved("SELECT ?s WHERE { ?s ?p }", "broken"), {})
+
+
+def test_total_quantity_ignores_claims_without_one(tmp_path: Path) -> None:
+    extra = tmp_path / "extra.ttl"
+    extra.write_text(
+        """@prefix hk: <https://w3id.org/hpckg/ontology#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<https://w3id.org/hpckg/id/system/q1> a hk:System ; rdfs:label "Q1" .
+<https://w3id.org/hpckg/id/claim/q1-acc> a hk:SupplyRelationship ; hk:system <https://w3id.org/hpckg/id/system/q1> ;
+    hk:role hk:Accelerator ; hk:part <https://w3id.org/hpckg/id/part/nvidia-a100-sxm4-80gb> ;
+    hk:supplier <https://w3id.org/hpckg/id/org/nvidia> ;
+    hk:citation <https://w3id.org/hpckg/id/citation/arxiv-2403-07648> ; hk:tier hk:Weak .
+""",
+        encoding="utf-8",
+    )
+    ds = Dataset.load([extra], root=ROOT)
+    found = rows(ds, "parts-supplied-under-parent", parent="nvidia")
+    a100 = next(r for r in found if r["partLabel"] == "NVIDIA A100 SXM4 80GB" and r["role"] == "Accelerator")
+    assert a100["systems"] == "2" and a100["totalQuantity"] == "2288"  # Seren's 2,288; Q1 states none
