@@ -36,6 +36,7 @@ The summaries are never curated, never validated and not exported unless asked
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -60,7 +61,7 @@ __all__ = [
 
 # Part of the on-disk store fingerprint: bump it when the derived triples change, so
 # a store written by an older hpckg is rebuilt instead of reused without them.
-DERIVED_VERSION = "summaries-2"
+DERIVED_VERSION = "summaries-3"
 
 _TERA = Decimal(10) ** 12
 
@@ -270,6 +271,7 @@ def list_quads(ds: Dataset, graph: ox.NamedNode) -> list[ox.Quad]:
         ]
     countries = _grouped(ds, _LIST_COUNTRIES)
     integrators = _grouped(ds, _LIST_INTEGRATORS)
+    parents_at_list_date = _parents_at_list_date(ds, integrators)
     families: dict[_Key, set[ox.NamedNode]] = defaultdict(set)
     unresolved: set[_Key] = set()
     for _sup, edition, system, family in ds.query(_LIST_ACCELERATORS):
@@ -289,9 +291,36 @@ def list_quads(ds: Dataset, graph: ox.NamedNode) -> list[ox.Quad]:
         quads += [ox.Quad(node, _HK_COUNTRY, c, graph) for c in countries.get(key, ())]
         quads += [ox.Quad(node, _HK_ACCELERATOR_FAMILY, f, graph) for f in families.get(key, ())]
         quads += [ox.Quad(node, _HK_INTEGRATOR, i, graph) for i in integrators.get(key, ())]
+        quads += [ox.Quad(node, _HK_PARENT_AT_LIST_DATE, p, graph) for p in parents_at_list_date.get(key, ())]
         if key in unresolved:
             quads.append(ox.Quad(node, _HK_UNRESOLVED, _TRUE, graph))
     return quads
+
+
+def _parents_at_list_date(
+    ds: Dataset, integrators: dict[_Key, list[ox.NamedNode | ox.Literal]]
+) -> dict[_Key, set[ox.NamedNode]]:
+    """The parents each row's integrators roll up to on its edition's reference date."""
+    from .errors import ValidationError
+    from .rollup import OwnershipGraph
+
+    days = {
+        row["e"].value: dt.date.fromisoformat(row["d"].value)
+        for row in ds.select("SELECT ?e ?d WHERE { ?e a hk:ListEdition ; hk:publishedOn ?d }")
+    }
+    ownership = OwnershipGraph.from_dataset(ds)
+    parents: dict[_Key, set[ox.NamedNode]] = defaultdict(set)
+    for (edition, system), suppliers in integrators.items():
+        day = days.get(edition.value)
+        if day is None:
+            continue
+        for supplier in suppliers:
+            try:
+                parent = ownership.parent(supplier.value, day)
+            except ValidationError:  # an ownership cycle: validation reports it; no roll-up
+                continue
+            parents[(edition, system)].add(ox.NamedNode(parent))
+    return parents
 
 
 _HK_EDITION_SUMMARY = ox.NamedNode(str(HK.EditionSummary))
@@ -299,6 +328,7 @@ _HK_LIST_ROW = ox.NamedNode(str(HK.ListRow))
 _HK_COUNTRY = ox.NamedNode(str(HK.country))
 _HK_ACCELERATOR_FAMILY = ox.NamedNode(str(HK.acceleratorFamily))
 _HK_INTEGRATOR = ox.NamedNode(str(HK.integrator))
+_HK_PARENT_AT_LIST_DATE = ox.NamedNode(str(HK.parentAtListDate))
 _HK_UNRESOLVED = ox.NamedNode(str(HK.unresolvedAccelerator))
 _TRUE = ox.Literal("true", datatype=ox.NamedNode(str(XSD.boolean)))
 
