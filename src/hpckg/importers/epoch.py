@@ -30,6 +30,7 @@ from ..io import atomic_write
 from ..namespaces import HK, RDF, RDFS, XSD, digest, id_iri, slugify
 from ..reconcile import ClusterRecord, candidates_from, load_overrides, match_triples, reconcile
 from ..store import Dataset
+from ._cli import output_options, write_report
 from .epoch_claims import RowContext, Triples, dataset_triples, row_claims
 from .epoch_hardware import import_hardware
 from .epoch_parts import EpochNames
@@ -173,8 +174,7 @@ def write_epoch(result: EpochImport, output: str | Path, report_path: str | Path
     """Write the triples and, if asked, the report (JSON for ``.json``, else text), atomically."""
     atomic_write(output, result.ntriples)
     if report_path is not None:
-        path = Path(report_path)
-        atomic_write(path, result.report.to_json() if path.suffix.lower() == ".json" else result.report.to_text())
+        write_report(result.report, report_path)
 
 
 @click.command("epoch")
@@ -185,21 +185,7 @@ def write_epoch(result: EpochImport, output: str | Path, report_path: str | Path
     default=None,
     help="Epoch AI ml_hardware.csv: adds chip specifications to catalogue parts.",
 )
-@click.option(
-    "-o",
-    "--output",
-    "output",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="N-Triples file to write (replaced atomically).",
-)
-@click.option(
-    "--report",
-    "report_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the import report here (.json for JSON, anything else for text).",
-)
+@output_options
 @click.option(
     "--top500",
     "top500",

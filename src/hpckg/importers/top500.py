@@ -24,6 +24,7 @@ from ..catalogue import Catalogue
 from ..errors import DataError
 from ..io import atomic_write
 from ..store import Dataset
+from ._cli import output_options, write_report
 from .top500_claims import ClaimBuilder, Existing
 from .top500_entries import Entry, Problem, parse_entries
 from .top500_identity import Track, assign_systems
@@ -163,28 +164,12 @@ def write_import(result: ImportResult, out: str | Path, report_path: str | Path 
     """Write the triples (and the report: JSON for ``.json``, else text) atomically."""
     atomic_write(out, result.ntriples)
     if report_path is not None:
-        path = Path(report_path)
-        text = result.report.to_json() if path.suffix.lower() == ".json" else result.report.to_text()
-        atomic_write(path, text)
+        write_report(result.report, report_path)
 
 
 @click.command("top500")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "output",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="N-Triples file to write (replaced atomically).",
-)
-@click.option(
-    "--report",
-    "report_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the import report here (.json for JSON, anything else for text).",
-)
+@output_options
 @click.option(
     "--data",
     "data",
