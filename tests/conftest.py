@@ -6,10 +6,12 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from hpckg.queries import QueryResult, load_saved, parse_saved, run_query
 from hpckg.store import Dataset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,3 +59,32 @@ def project_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
         shutil.copytree(ROOT / folder, tmp_path / folder)
     monkeypatch.setenv("HPCKG_ROOT", str(tmp_path))
     yield tmp_path
+
+
+def reference_answer(ds: Dataset, name: str, params: dict[str, str]) -> tuple[QueryResult, QueryResult]:
+    """A saved query that reads derived summaries, and its reference on the raw claims.
+
+    ``tests/reference/NAME.rq`` computes the same answer straight from the claims
+    (what the saved query did before the summaries existed).
+    """
+    path = ROOT / "tests" / "reference" / f"{name}.rq"
+    reference = parse_saved(path.read_text(encoding="utf-8"), f"reference {name}", path)
+    return run_query(ds, load_saved(name, ROOT), params), run_query(ds, reference, params)
+
+
+def same_rows(result: QueryResult) -> tuple[list[str], list[tuple[str, ...]]]:
+    """Columns and rows as sorted term strings: ties in ORDER BY may come in any order.
+
+    A ``names`` column (GROUP_CONCAT, in no set order) compares as its sorted names.
+    """
+
+    def text(column: str, term: Any) -> str:
+        if term is None:
+            return ""
+        if column == "names":
+            return " | ".join(sorted(term.value.split(" | ")))
+        return str(term)
+
+    columns = list(result.columns)
+    rows = sorted(tuple(text(c, t) for c, t in zip(columns, row, strict=True)) for row in result.rows)
+    return columns, rows

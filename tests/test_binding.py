@@ -53,3 +53,20 @@ def test_bad_names_and_blank_nodes_are_refused() -> None:
         bind_values("SELECT * WHERE { }", {"a b": ox.Literal("x")})
     with pytest.raises(QueryError):
         bind_values("SELECT * WHERE { }", {"b": ox.BlankNode()})
+
+
+def test_sub_select_sees_a_parameter_it_uses() -> None:
+    # Without its own VALUES block the sub-SELECT would count every row.
+    query = "SELECT ?n WHERE { { SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(?o = $o) } } }"
+    assert run(query, o=ox.Literal("1")) == [{"n": "1"}]
+    assert run(query, o=ox.Literal("2")) == [{"n": "0"}]
+
+
+def test_sub_select_not_using_a_parameter_is_left_alone() -> None:
+    bound = bind_values("SELECT * WHERE { ?s ?p $o { SELECT ?s WHERE { ?s ?p ?x } } }", {"o": ox.Literal("1")})
+    assert bound.count("VALUES") == 1
+
+
+def test_hostile_string_in_a_sub_select_is_one_literal() -> None:
+    query = "SELECT ?x WHERE { { SELECT ?x WHERE { BIND($v AS ?x) } } }"
+    assert run(query, v=ox.Literal(HOSTILE)) == [{"x": HOSTILE}]

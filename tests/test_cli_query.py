@@ -106,3 +106,11 @@ def test_output_file_is_written_atomically(runner: CliRunner, tmp_path: Path) ->
     ok = runner.invoke(main, ["query", "coverage", "--format", "csv", "-o", str(out)])
     assert ok.exit_code == 0 and out.read_text().startswith("systems,")
     assert [p.name for p in tmp_path.iterdir()] == ["rows.csv"]
+
+
+def test_multiline_parser_message_is_one_line(runner: CliRunner) -> None:
+    # pyoxigraph lists the expected characters over several lines for this mistake.
+    query = "SELECT (DATATYPE(?v) AS ?dt) (COUNT(*) AS ?n) WHERE { ?m hk:value ?v } GROUP BY (DATATYPE(?v))"
+    result = runner.invoke(main, ["query", "--sparql", query])
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1 and "SPARQL syntax error" in result.output

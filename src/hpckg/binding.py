@@ -9,8 +9,10 @@ always one term and never becomes query syntax; ``"} ; DELETE WHERE {?s ?p ?o} #
 stays a string literal. The same text runs unchanged on any SPARQL 1.1 endpoint,
 which is why the embedded and remote engines give the same rows.
 
-A parameter must be used in the outermost group pattern (not only inside a
-sub-SELECT, which does not see outer bindings).
+A parameter is one constant throughout the query. A sub-SELECT does not see the
+bindings of the group around it, so every sub-SELECT whose pattern mentions a
+parameter opens with its own VALUES block for it: a parameter can filter rows
+before a sub-SELECT groups or de-duplicates them.
 """
 
 from __future__ import annotations
@@ -101,8 +103,38 @@ def _group_start(text: str) -> int:
     return _first_brace(masked, i) + 1
 
 
+def _group_end(masked: str, start: int) -> int:
+    """Index of the ``}`` closing the group whose body begins at ``start``."""
+    depth = 1
+    for i in range(start, len(masked)):
+        depth += {"{": 1, "}": -1}.get(masked[i], 0)
+        if depth == 0:
+            return i
+    raise QueryError("unbalanced braces in the query")
+
+
+def _sub_select_groups(text: str, outer: int) -> list[tuple[int, int]]:
+    """(body start, body end) of the WHERE group of every sub-SELECT after ``outer``."""
+    masked = _mask(text)
+    groups = []
+    for match in re.finditer(r"\bSELECT\b", masked[outer:], re.IGNORECASE):
+        start = _first_brace(masked, outer + match.end()) + 1
+        groups.append((start, _group_end(masked, start)))
+    return groups
+
+
+def _values(names: list[str], bindings: Mapping[str, Any]) -> str:
+    variables = " ".join(f"?{n}" for n in names)
+    values = " ".join(term_sparql(bindings[n]) for n in names)
+    return f" VALUES ({variables}) {{ ({values}) }} "
+
+
 def bind_values(query: str, bindings: Mapping[str, Any]) -> str:
-    """The query with ``bindings`` (name -> pyoxigraph term) in an inline VALUES block."""
+    """The query with ``bindings`` (name -> pyoxigraph term) in inline VALUES blocks.
+
+    One block opens the outermost group pattern; one more opens each sub-SELECT
+    that uses a bound variable, for the variables it uses.
+    """
     if not bindings:
         return query
     names = sorted(bindings)
@@ -110,6 +142,13 @@ def bind_values(query: str, bindings: Mapping[str, Any]) -> str:
         if not _VAR.match(name):
             raise QueryError(f"bad parameter name {name!r}")
     at = _group_start(query)
-    variables = " ".join(f"?{n}" for n in names)
-    values = " ".join(term_sparql(bindings[n]) for n in names)
-    return f"{query[:at]} VALUES ({variables}) {{ ({values}) }} {query[at:]}"
+    masked = _mask(query)
+    inserts = [(at, _values(names, bindings))]
+    for start, end in _sub_select_groups(query, at):
+        body = masked[start:end]
+        used = [n for n in names if re.search(rf"[?$]{n}\b", body)]
+        if used:
+            inserts.append((start, _values(used, bindings)))
+    for position, block in sorted(inserts, reverse=True):
+        query = f"{query[:position]}{block}{query[position:]}"
+    return query

@@ -43,7 +43,8 @@ class HpckgGroup(click.Group):
         except HpckgError as error:
             if ctx.params.get("debug") or ctx.obj and ctx.obj.get("debug"):
                 raise
-            click.echo(f"Error: {error}", err=True)
+            # One line, whatever the message: parser errors can carry newlines.
+            click.echo("Error: " + " ".join(str(error).split()), err=True)
             if error.hint:
                 click.echo(f"Hint: {error.hint}", err=True)
             ctx.exit(error.exit_code)

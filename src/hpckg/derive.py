@@ -17,18 +17,11 @@ roll-up intervals (:mod:`hpckg.rollup`):
   measurements of tier rank >= r) and the ``hk:asOf`` / ``hk:listEdition`` of the
   earliest measurement with that value.
 
-Per TOP500-style list edition, so the ``top500-*`` saved queries read one compact
-row per ranking line instead of every claim of the list (see :func:`summarise_lists`):
-
-- one ``hk:EditionSummary`` per list edition: ``hk:listEdition`` and ``hk:value``,
-  the sum of the values of the edition's Rmax measurements (TFlop/s);
-- one ``hk:ListRow`` per Rmax measurement of an edition and system:
-  ``hk:listEdition``, ``hk:system``, ``hk:value`` (its Rmax, the literal as stated),
-  ``hk:country`` (every country a location claim for that edition gives),
-  ``hk:acceleratorFamily`` (every labelled part family of an accelerator supply
-  claim for that edition), ``hk:unresolvedAccelerator true`` (some such claim names
-  no labelled family) and ``hk:integrator`` (every integrator supplier for that
-  edition, rolled up only at query time).
+Two more kinds of summary have their own modules: per list edition, groups of
+ranking rows for the ``top500-*`` aggregates (:mod:`hpckg.listgroups`), and per
+supplier, role and part, supply totals for ``parts-supplied-under-parent``
+(:mod:`hpckg.supply`), and per operator, its systems for ``systems-by-operator``
+(:mod:`hpckg.operations`).
 
 The summaries are never curated, never validated and not exported unless asked
 (``hpckg export --with-derived``).
@@ -36,7 +29,6 @@ The summaries are never curated, never validated and not exported unless asked
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -45,6 +37,7 @@ from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
+from . import listgroups, operations, supply
 from .namespaces import DERIVED_GRAPH, HK, RDF, XSD, digest, id_iri
 
 if TYPE_CHECKING:
@@ -54,14 +47,13 @@ __all__ = [
     "DERIVED_VERSION",
     "RmaxBest",
     "SystemSummary",
-    "list_quads",
     "materialise_summaries",
     "summarise",
 ]
 
 # Part of the on-disk store fingerprint: bump it when the derived triples change, so
 # a store written by an older hpckg is rebuilt instead of reused without them.
-DERIVED_VERSION = "summaries-3"
+DERIVED_VERSION = "summaries-5"
 
 _TERA = Decimal(10) ** 12
 
@@ -221,123 +213,11 @@ _HK_AS_OF = ox.NamedNode(str(HK.asOf))
 _HK_LIST_EDITION = ox.NamedNode(str(HK.listEdition))
 
 
-# The shortcut rows: each SELECT is the sub-SELECT the saved queries used to run.
-_LIST_TOTALS = """
-SELECT ?edition (SUM(?v) AS ?total) WHERE { ?m hk:metric hk:Rmax ; hk:listEdition ?edition ; hk:value ?v . }
-GROUP BY ?edition
-"""
-_LIST_RMAX = """
-SELECT DISTINCT ?m ?edition ?system ?rmax WHERE {
-  ?m hk:metric hk:Rmax ; hk:listEdition ?edition ; hk:system ?system ; hk:value ?rmax . }
-"""
-_LIST_COUNTRIES = """
-SELECT DISTINCT ?edition ?system ?country WHERE {
-  ?loc a hk:LocationClaim ; hk:listEdition ?edition ; hk:system ?system ; hk:country ?country . }
-"""
-# A claim whose parts have no labelled family leaves ?family unbound: "(unresolved)".
-_LIST_ACCELERATORS = """
-SELECT DISTINCT ?sup ?edition ?system ?family WHERE {
-  ?sup a hk:SupplyRelationship ; hk:role hk:Accelerator ; hk:listEdition ?edition ; hk:system ?system .
-  OPTIONAL { ?sup hk:part/hk:family ?family . ?family rdfs:label ?label } }
-"""
-_LIST_INTEGRATORS = """
-SELECT DISTINCT ?edition ?system ?supplier WHERE {
-  ?sup a hk:SupplyRelationship ; hk:role hk:Integrator ; hk:listEdition ?edition ; hk:system ?system ;
-       hk:supplier ?supplier . }
-"""
-
-_Key = tuple[ox.NamedNode, ox.NamedNode]  # (edition, system)
-
-
-def _grouped(ds: Dataset, sparql: str) -> dict[_Key, list[ox.NamedNode | ox.Literal]]:
-    """Rows ``(edition, system, x)`` of a bulk SELECT: the x of each (edition, system)."""
-    groups: dict[_Key, list[ox.NamedNode | ox.Literal]] = defaultdict(list)
-    for edition, system, value in ds.query(sparql):
-        groups[(edition, system)].append(value)
-    return groups
-
-
-def list_quads(ds: Dataset, graph: ox.NamedNode) -> list[ox.Quad]:
-    """The edition summaries and list rows (see the module docstring), as quads of ``graph``."""
-    quads: list[ox.Quad] = []
-    for edition, total in ds.query(_LIST_TOTALS):
-        if total is None:  # SUM over a non-number is an error, unbound: no summary
-            continue
-        node = ox.NamedNode(str(id_iri("edition-summary", digest(edition.value))))
-        quads += [
-            ox.Quad(node, _RDF_TYPE, _HK_EDITION_SUMMARY, graph),
-            ox.Quad(node, _HK_LIST_EDITION, edition, graph),
-            ox.Quad(node, _HK_VALUE, total, graph),
-        ]
-    countries = _grouped(ds, _LIST_COUNTRIES)
-    integrators = _grouped(ds, _LIST_INTEGRATORS)
-    parents_at_list_date = _parents_at_list_date(ds, integrators)
-    families: dict[_Key, set[ox.NamedNode]] = defaultdict(set)
-    unresolved: set[_Key] = set()
-    for _sup, edition, system, family in ds.query(_LIST_ACCELERATORS):
-        if family is None:
-            unresolved.add((edition, system))
-        else:
-            families[(edition, system)].add(family)
-    for measurement, edition, system, rmax in ds.query(_LIST_RMAX):
-        node = ox.NamedNode(str(id_iri("list-row", digest(measurement.value, edition.value, system.value, str(rmax)))))
-        key = (edition, system)
-        quads += [
-            ox.Quad(node, _RDF_TYPE, _HK_LIST_ROW, graph),
-            ox.Quad(node, _HK_LIST_EDITION, edition, graph),
-            ox.Quad(node, _HK_SYSTEM, system, graph),
-            ox.Quad(node, _HK_VALUE, rmax, graph),
-        ]
-        quads += [ox.Quad(node, _HK_COUNTRY, c, graph) for c in countries.get(key, ())]
-        quads += [ox.Quad(node, _HK_ACCELERATOR_FAMILY, f, graph) for f in families.get(key, ())]
-        quads += [ox.Quad(node, _HK_INTEGRATOR, i, graph) for i in integrators.get(key, ())]
-        quads += [ox.Quad(node, _HK_PARENT_AT_LIST_DATE, p, graph) for p in parents_at_list_date.get(key, ())]
-        if key in unresolved:
-            quads.append(ox.Quad(node, _HK_UNRESOLVED, _TRUE, graph))
-    return quads
-
-
-def _parents_at_list_date(
-    ds: Dataset, integrators: dict[_Key, list[ox.NamedNode | ox.Literal]]
-) -> dict[_Key, set[ox.NamedNode]]:
-    """The parents each row's integrators roll up to on its edition's reference date."""
-    from .errors import ValidationError
-    from .rollup import OwnershipGraph
-
-    days = {
-        row["e"].value: dt.date.fromisoformat(row["d"].value)
-        for row in ds.select("SELECT ?e ?d WHERE { ?e a hk:ListEdition ; hk:publishedOn ?d }")
-    }
-    ownership = OwnershipGraph.from_dataset(ds)
-    parents: dict[_Key, set[ox.NamedNode]] = defaultdict(set)
-    for (edition, system), suppliers in integrators.items():
-        day = days.get(edition.value)
-        if day is None:
-            continue
-        for supplier in suppliers:
-            try:
-                parent = ownership.parent(supplier.value, day)
-            except ValidationError:  # an ownership cycle: validation reports it; no roll-up
-                continue
-            parents[(edition, system)].add(ox.NamedNode(parent))
-    return parents
-
-
-_HK_EDITION_SUMMARY = ox.NamedNode(str(HK.EditionSummary))
-_HK_LIST_ROW = ox.NamedNode(str(HK.ListRow))
-_HK_COUNTRY = ox.NamedNode(str(HK.country))
-_HK_ACCELERATOR_FAMILY = ox.NamedNode(str(HK.acceleratorFamily))
-_HK_INTEGRATOR = ox.NamedNode(str(HK.integrator))
-_HK_PARENT_AT_LIST_DATE = ox.NamedNode(str(HK.parentAtListDate))
-_HK_UNRESOLVED = ox.NamedNode(str(HK.unresolvedAccelerator))
-_TRUE = ox.Literal("true", datatype=ox.NamedNode(str(XSD.boolean)))
-
-
 def _clear(ds: Dataset, graph: ox.NamedNode) -> None:
     """Drop summaries of an earlier run, so deriving twice gives the same graph."""
     store = ds.store
     old = [q for p in (_HK_READABLE, _HK_BEST) for q in store.quads_for_pattern(None, p, None, graph)]
-    kinds = (_HK_RMAX_SUMMARY, _HK_EDITION_SUMMARY, _HK_LIST_ROW)
+    kinds = (_HK_RMAX_SUMMARY, *listgroups.KINDS, *supply.KINDS, *operations.KINDS)
     for node in [q.subject for k in kinds for q in store.quads_for_pattern(None, _RDF_TYPE, k, graph)]:
         old += list(store.quads_for_pattern(node, None, None, graph))
     for quad in old:
@@ -353,6 +233,8 @@ def materialise_summaries(ds: Dataset) -> int:
     graph = ox.NamedNode(str(DERIVED_GRAPH))
     _clear(ds, graph)
     quads = [quad for summary in summarise(ds) for quad in _quads(summary, graph)]
-    quads += list_quads(ds, graph)
+    quads += listgroups.list_quads(ds, graph)
+    quads += supply.supply_quads(ds, graph)
+    quads += operations.operation_quads(ds, graph)
     ds.store.extend(quads)
     return len(quads)
