@@ -224,3 +224,32 @@ def test_graph_conforms_to_shapes(graph: Dataset) -> None:
     validate = pytest.importorskip("hpckg.validate")
     report = validate.validate(graph)
     assert report.conforms, report.text()[:3000]
+
+
+def _chip_families(graph: Dataset, **params: str) -> dict[str, tuple[int, int]]:
+    """epoch-clusters-by-chip-family as family label -> (clusters, chips)."""
+    from hpckg.queries import load_saved, run_query
+
+    result = run_query(graph, load_saved("epoch-clusters-by-chip-family"), params)
+    return {row[1].value: (int(row[4].value), int(row[5].value)) for row in result.rows}
+
+
+def test_clusters_by_chip_family_honours_the_minimum_tier(graph: Dataset) -> None:
+    # The tier filter sits in a sub-SELECT: it only bites because parameters are bound there too.
+    everything = _chip_families(graph)
+    assert everything["GB200"] == (1, 50000)  # Test Beta, "Likely": estimated
+    assert everything["TPU v4"] == (1, 4096)  # Test Gamma, "Unlikely": weak
+    reported = _chip_families(graph, min_tier="reported")
+    assert "GB200" not in reported and "TPU v4" not in reported
+    assert reported["H100"] == everything["H100"]
+    assert reported["A100"][0] < everything["A100"][0]
+
+
+def test_clusters_by_chip_family_counts_a_cluster_once(graph: Dataset) -> None:
+    # Test Alpha Phase 2 has H100s and a second, unknown NVIDIA chip: still one H100 cluster.
+    families = _chip_families(graph)
+    clusters = graph.select(
+        "SELECT (COUNT(DISTINCT ?system) AS ?n) WHERE { ?s hk:citation cite:epoch-gpu-clusters ; "
+        "hk:role hk:Accelerator ; hk:system ?system ; hk:part/hk:family family:h100 }"
+    )
+    assert families["H100"][0] == int(clusters[0]["n"].value)

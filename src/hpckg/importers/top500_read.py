@@ -1,10 +1,11 @@
-"""Read one TOP500 list file (XLS, XLSX, CSV, TSV) into normalised rows.
+"""Read one TOP500 list file (XLS, XLSX, CSV, TSV, XML) into normalised rows.
 
 Every header spelling used between 2011 and 2025 maps to one field name
 (``"Rmax [TFlop/s]"``, ``"RMax"`` and ``"Rmax"`` are all ``rmax``); a unit stated
 in the header is kept so the caller can convert. Unknown columns are warnings.
 A file that cannot be read at all raises :class:`~hpckg.errors.DataError` naming
-the file, so nothing is imported from it.
+the file, so nothing is imported from it. XML lists are read by :mod:`.top500_xml`
+into the same structure.
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ _EDITION_IN_NAME = re.compile(r"(?<!\d)((?:19|20)\d{2})[-_]?(06|11)(?!\d)")
 
 @dataclass
 class Row:
-    """One data row: ``number`` is the 1-based row of the sheet (the header is row 1)."""
+    """One data row: ``number`` is the 1-based row of the sheet (the header is row 1),
+    or for XML the line of the row's ``<top500:site>`` start tag."""
 
     number: int
     values: dict[str, Any]
@@ -170,13 +172,17 @@ def read_list(path: str | Path) -> ListFile:
     if not path.is_file():
         raise DataError("no such file", path)
     suffix = path.suffix.lower()
+    if suffix == ".xml":
+        from .top500_xml import read_xml  # imported here: it builds on this module's ListFile
+
+        return read_xml(path)
     sheets: list[str] = []
     if suffix in (".xls", ".xlsx", ".xlsm", ".xlsb", ".ods"):
         table, sheets = _read_workbook(path)
     elif suffix in (".csv", ".tsv", ".txt", ".tab"):
         table = _read_text(path, "\t" if suffix in (".tsv", ".tab") else None)
     else:
-        raise DataError(f"unsupported file type {suffix!r} (use .xls, .xlsx, .csv or .tsv)", path)
+        raise DataError(f"unsupported file type {suffix!r} (use .xls, .xlsx, .csv, .tsv or .xml)", path)
     edition = edition_from_name(path, sheets)
     header_at = next((i for i, r in enumerate(table[:10]) if any(str(c).strip().lower() == "rank" for c in r)), None)
     if header_at is None:
