@@ -253,3 +253,17 @@ def test_clusters_by_chip_family_counts_a_cluster_once(graph: Dataset) -> None:
         "hk:role hk:Accelerator ; hk:system ?system ; hk:part/hk:family family:h100 }"
     )
     assert families["H100"][0] == int(clusters[0]["n"].value)
+
+
+def test_h100e_by_country_owner_counts_operational_clusters(graph: Dataset) -> None:
+    from hpckg.queries import load_saved, run_query
+
+    query = load_saved("epoch-h100e-by-country-owner")
+    rows = {
+        (row[0].value, row[2].value): (int(row[3].value), int(row[4].value)) for row in run_query(graph, query, {}).rows
+    }
+    # Alpha's two phases (300.4 rounds to 300, plus 2,000); the two anonymised Chinese rows.
+    # Delta is decommissioned and Beta planned: neither counts.
+    assert rows == {("US", "NVIDIA"): (2, 2300), ("CN", "(anonymised or unknown)"): (2, 40000)}
+    # H100 equivalents are Epoch's computation, capped at estimated.
+    assert run_query(graph, query, {"min_tier": "reported"}).rows == []

@@ -178,7 +178,7 @@ def write_import(result: ImportResult, out: str | Path, report_path: str | Path 
     help="Extra data file added to the bundled graph before resolving names; repeatable.",
 )
 def command(files: tuple[Path, ...], output: Path, report_path: Path | None, data: tuple[Path, ...]) -> None:
-    """Import TOP500 list files (XLS, XLSX, CSV, TSV) into OUTPUT as N-Triples.
+    """Import TOP500 list files (XLS, XLSX, CSV, TSV, XML) into OUTPUT as N-Triples.
 
     Give every edition in one run, so each machine is recognised across lists.
     Rows are merged into curated systems that carry their TOP500 System ID.
