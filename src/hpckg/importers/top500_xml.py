@@ -86,7 +86,8 @@ class _Reader:
         self.texts: list[list[str]] = []
         self.row: Row | None = None
         self.rows: list[Row] = []
-        self.fields: dict[str, str | None] = {"rank": None, "rmax": "GFlop/s"}
+        # Rank and Rmax are always fields, so a site lacking them is a rejected row, not a silent skip.
+        self.fields: dict[str, str | None] = {"rank": XML_ELEMENTS["rank"][1], "rmax": XML_ELEMENTS["r-max"][1]}
         self.headers: dict[str, str] = {"rank": "rank", "rmax": "r-max"}
         self.warnings: list[str] = []
         self._unknown: set[str] = set()
