@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from timing import p50  # noqa: E402
+
 from hpckg.binding import bind_values  # noqa: E402
 from hpckg.namespaces import PREFIXES  # noqa: E402
 from hpckg.queries import SavedQuery, adhoc, all_saved, bind_params, parse_saved, run_query  # noqa: E402
@@ -100,15 +102,6 @@ class RdflibRunner:
         if self.proc is not None and self.proc.is_alive():
             self.conn.send(None)
             self.proc.join(5)
-
-
-def p50(func: Any, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def compare(

@@ -12,17 +12,16 @@ the p50 of each saved query that reads the summaries, and the p50 of
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pyoxigraph as ox
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+
+from timing import p50  # noqa: E402
 
 from hpckg import listgroups, operations, supply  # noqa: E402
 from hpckg.derive import materialise_summaries, summarise  # noqa: E402
@@ -44,15 +43,6 @@ QUERIES = (
     "top500-accelerator-family-share",
 )
 PARAMS = {"parts-supplied-under-parent": {"parent": "nvidia"}}
-
-
-def p50(func: Callable[[], Any], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def main() -> None:

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+
+from timing import p50  # noqa: E402
 
 from hpckg import derive  # noqa: E402
 from hpckg.queries import all_saved, run_query  # noqa: E402
@@ -34,15 +34,6 @@ PARAMS: dict[str, list[dict[str, str]]] = {
     "top500-systems-per-country": [{}, {"since": "2020"}],
     "top500-accelerator-family-share": [{}, {"since": "2020"}],
 }
-
-
-def p50(func: Callable[[], Any], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def main() -> None:
