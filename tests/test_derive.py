@@ -36,7 +36,7 @@ SELECT ?s ?tflops ?day ?edition WHERE {
 """
 _DERIVED_RMAX = """
 SELECT ?s ?tflops ?day ?edition WHERE {
-  GRAPH $derived { ?n a hk:RmaxSummary ; hk:system ?s ; hk:minTierRank $min ; hk:value ?tflops .
+  GRAPH $derived { ?n a hk:RmaxSummary ; hk:system ?s ; hk:minTierRank $min ; hk:highestRmax ?tflops .
                    OPTIONAL { ?n hk:asOf ?day } OPTIONAL { ?n hk:listEdition ?edition } }
 }
 """
@@ -140,7 +140,7 @@ def small(tmp_path: Path) -> Dataset:
 def _summary(ds: Dataset, system: str, rank: int) -> dict[str, str]:
     rows = ds.select(
         """SELECT ?v ?day ?ed WHERE {
-             ?n hk:system $s ; hk:minTierRank $r ; hk:value ?v ; hk:asOf ?day ; hk:listEdition ?ed }""",
+             ?n hk:system $s ; hk:minTierRank $r ; hk:highestRmax ?v ; hk:asOf ?day ; hk:listEdition ?ed }""",
         {"s": ox.NamedNode(f"{ID}system/{system}"), "r": _integer(rank)},
     )
     assert len(rows) <= 1
@@ -154,7 +154,7 @@ def test_tiers_units_and_first_appearance(small: Dataset) -> None:
     assert derived_value(small, a, "readableCitation") == ["true"]
     assert derived_value(small, b, "readableCitation") == ["false"]
     # Counting weak figures, the 2.5 PFlop/s rumour wins (it has no edition).
-    weak = small.select("SELECT ?v WHERE { ?n hk:system $s ; hk:minTierRank 1 ; hk:value ?v }", {"s": ox.NamedNode(a)})
+    weak = small.select("SELECT ?v WHERE { ?n hk:system $s ; hk:minTierRank 1 ; hk:highestRmax ?v }", {"s": ox.NamedNode(a)})
     assert [Decimal(r["v"].value) for r in weak] == [Decimal(2500)]
     # From reported up, 1000 TFlop/s and 1000000 GFlop/s are equal: the earlier one is first.
     for rank in (TIERS["reported"][1], TIERS["verified"][1]):

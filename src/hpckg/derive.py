@@ -13,7 +13,7 @@ roll-up intervals (:mod:`hpckg.rollup`):
   that has an ``hk:url`` (a cited node is a ``hk:Citation`` by the range of
   ``hk:citation``);
 - one ``hk:RmaxSummary`` per system and minimum tier rank ``r``: ``hk:system``,
-  ``hk:minTierRank r``, ``hk:value`` (the highest Rmax in TFlop/s among Rmax
+  ``hk:minTierRank r``, ``hk:highestRmax`` (the highest Rmax in TFlop/s among Rmax
   measurements of tier rank >= r) and the ``hk:asOf`` / ``hk:listEdition`` of the
   earliest measurement with that value.
 
@@ -53,7 +53,7 @@ __all__ = [
 
 # Part of the on-disk store fingerprint: bump it when the derived triples change, so
 # a store written by an older hpckg is rebuilt instead of reused without them.
-DERIVED_VERSION = "summaries-5"
+DERIVED_VERSION = "summaries-6"
 
 _TERA = Decimal(10) ** 12
 
@@ -193,7 +193,7 @@ def _quads(summary: SystemSummary, graph: ox.NamedNode) -> list[ox.Quad]:
             ox.Quad(node, _RDF_TYPE, _HK_RMAX_SUMMARY, graph),
             ox.Quad(node, _HK_SYSTEM, system, graph),
             ox.Quad(node, _HK_MIN_TIER_RANK, item.min_rank, graph),
-            ox.Quad(node, _HK_VALUE, _decimal_literal(item.tflops), graph),
+            ox.Quad(node, _HK_HIGHEST_RMAX, _decimal_literal(item.tflops), graph),
         ]
         if item.as_of is not None:
             quads.append(ox.Quad(node, _HK_AS_OF, item.as_of, graph))
@@ -208,7 +208,7 @@ _HK_BEST = ox.NamedNode(str(HK.bestTierRank))
 _HK_RMAX_SUMMARY = ox.NamedNode(str(HK.RmaxSummary))
 _HK_SYSTEM = ox.NamedNode(str(HK.system))
 _HK_MIN_TIER_RANK = ox.NamedNode(str(HK.minTierRank))
-_HK_VALUE = ox.NamedNode(str(HK.value))
+_HK_HIGHEST_RMAX = ox.NamedNode(str(HK.highestRmax))
 _HK_AS_OF = ox.NamedNode(str(HK.asOf))
 _HK_LIST_EDITION = ox.NamedNode(str(HK.listEdition))
 
