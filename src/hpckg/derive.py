@@ -39,6 +39,7 @@ import pyoxigraph as ox
 
 from . import listgroups, operations, supply
 from .namespaces import DERIVED_GRAPH, HK, RDF, XSD, digest, id_iri
+from .tierranks import thresholds, tier_ranks
 
 if TYPE_CHECKING:
     from .store import Dataset
@@ -61,7 +62,6 @@ _TERA = Decimal(10) ** 12
 _Candidate = tuple[Decimal, tuple[bool, str, bool, str], ox.Literal | None, ox.NamedNode | None]
 
 _SYSTEMS = "SELECT DISTINCT ?s WHERE { ?s a hk:System }"
-_TIER_RANKS = "SELECT ?t ?rank WHERE { ?t hk:tierRank ?rank }"
 # DISTINCT in the engine: far fewer rows cross into Python than there are claims.
 _CLAIM_TIERS = "SELECT DISTINCT ?s ?t WHERE { ?c hk:system ?s ; hk:tier ?t }"
 # Start from the few sources with a URL, then the claims citing them.
@@ -111,14 +111,8 @@ def _first_key(day: ox.Literal | None, edition: ox.NamedNode | None) -> tuple[bo
 
 def summarise(ds: Dataset) -> list[SystemSummary]:
     """Every system's summary, read from the dataset with a few bulk queries."""
-    ranks: dict[ox.NamedNode, tuple[int, ox.Literal]] = {}
-    for row in ds.query(_TIER_RANKS):
-        literal = row[1]
-        try:
-            ranks[row[0]] = (int(literal.value), literal)
-        except ValueError:
-            continue
-    thresholds = sorted({rank for rank in ranks.values()}, key=lambda r: r[0])
+    ranks = tier_ranks(ds)
+    levels = thresholds(ranks)
     summaries = {row[0]: SystemSummary(row[0]) for row in ds.query(_SYSTEMS)}
 
     best: dict[ox.NamedNode, tuple[int, ox.Literal]] = {}
@@ -147,7 +141,7 @@ def summarise(ds: Dataset) -> list[SystemSummary]:
         if seen is None or _better(candidate, seen):
             by_rank[system][rank[0]] = candidate
     for system, per_rank in by_rank.items():
-        summaries[system].rmax = tuple(_suffix_best(per_rank, thresholds))
+        summaries[system].rmax = tuple(_suffix_best(per_rank, levels))
     return [summaries[s] for s in sorted(summaries, key=lambda n: n.value)]
 
 
@@ -158,11 +152,11 @@ def _better(candidate: _Candidate, current: _Candidate) -> bool:
 
 def _suffix_best(
     per_rank: dict[int, _Candidate],
-    thresholds: list[tuple[int, ox.Literal]],
+    levels: list[tuple[int, ox.Literal]],
 ) -> Iterable[RmaxBest]:
     """For each minimum rank, the best over all ranks at or above it."""
     current = None
-    for number, literal in reversed(thresholds):
+    for number, literal in reversed(levels):
         candidate = per_rank.get(number)
         if candidate is not None and (current is None or _better(candidate, current)):
             current = candidate

@@ -21,21 +21,20 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from .namespaces import HK, RDF, XSD, digest, id_iri
+from .tierranks import thresholds, tier_ranks
 
 if TYPE_CHECKING:
     from .store import Dataset
 
 __all__ = ["KINDS", "operation_quads"]
 
-# The labelled systems of tiered operation claims.
+# The labelled systems of operation claims, with their tiers.
 _CLAIMS = """
-SELECT DISTINCT ?operator ?system ?rank ?label WHERE {
+SELECT DISTINCT ?operator ?system ?tier ?label WHERE {
   ?claim a hk:Operation ; hk:operator ?operator ; hk:system ?system ; hk:tier ?tier .
-  ?tier hk:tierRank ?rank .
   ?system rdfs:label ?label .
 }
 """
-_TIER_RANKS = "SELECT DISTINCT ?rank WHERE { ?t hk:tierRank ?rank }"
 
 
 def _n(term: object) -> ox.NamedNode:
@@ -47,29 +46,21 @@ _OPERATOR_SUMMARY = _n(HK.OperatorSummary)
 KINDS = (_OPERATOR_SUMMARY,)
 
 
-def _rank(literal: ox.Literal) -> int | None:
-    try:
-        return int(literal.value)
-    except ValueError:
-        return None  # the shapes report it
-
-
 def operation_quads(ds: Dataset, graph: ox.NamedNode) -> list[ox.Quad]:
     """The operator summaries (see the module docstring), as quads of ``graph``."""
-    thresholds = sorted(
-        ((number, literal) for (literal,) in ds.query(_TIER_RANKS) if (number := _rank(literal)) is not None),
-        key=lambda item: item[0],
-    )
+    ranks = tier_ranks(ds)
     best: dict[ox.NamedNode, dict[ox.NamedNode, int]] = defaultdict(dict)  # operator -> system -> best rank
     labels: dict[ox.NamedNode, set[str]] = defaultdict(set)
-    for operator, system, literal, label in ds.query(_CLAIMS):
-        rank = _rank(literal)
+    for operator, system, tier, label in ds.query(_CLAIMS):
+        rank = ranks.get(tier)
+        if rank is None:
+            continue  # an untiered claim: the shapes report it, the query never counted it
         labels[system].add(label.value)
-        if rank is not None and rank > best[operator].get(system, rank - 1):
-            best[operator][system] = rank
+        if rank[0] > best[operator].get(system, rank[0] - 1):
+            best[operator][system] = rank[0]
     quads: list[ox.Quad] = []
     for operator, systems in best.items():
-        for number, literal in thresholds:
+        for number, literal in thresholds(ranks):
             counted = sorted((s for s, rank in systems.items() if rank >= number), key=lambda s: s.value)
             if not counted:
                 break

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from .namespaces import HK, RDF, XSD, digest, id_iri
+from .tierranks import TierRanks, thresholds, tier_ranks
 
 if TYPE_CHECKING:
     from .store import Dataset
@@ -44,7 +45,6 @@ SELECT DISTINCT ?claim ?supplier ?role ?part ?system ?tier ?quantity WHERE {
   OPTIONAL { ?claim hk:quantity ?quantity }
 }
 """
-_TIER_RANKS = "SELECT ?t ?rank WHERE { ?t hk:tierRank ?rank }"
 
 
 def _n(term: object) -> ox.NamedNode:
@@ -72,17 +72,7 @@ def _integer(value: int) -> ox.Literal:
     return ox.Literal(str(value), datatype=_INTEGER)
 
 
-def _tier_ranks(ds: Dataset) -> dict[ox.NamedNode, tuple[int, ox.Literal]]:
-    ranks = {}
-    for tier, literal in ds.query(_TIER_RANKS):
-        try:
-            ranks[tier] = (int(literal.value), literal)
-        except ValueError:
-            continue  # the shapes report it
-    return ranks
-
-
-def _claims(ds: Dataset, ranks: dict[ox.NamedNode, tuple[int, ox.Literal]]) -> dict[_Key, list[_Claim]]:
+def _claims(ds: Dataset, ranks: TierRanks) -> dict[_Key, list[_Claim]]:
     by_key: dict[_Key, list[_Claim]] = defaultdict(list)
     for _claim, supplier, role, part, system, tier, quantity in ds.query(_CLAIMS):
         rank = ranks.get(tier)
@@ -100,11 +90,10 @@ def _claims(ds: Dataset, ranks: dict[ox.NamedNode, tuple[int, ox.Literal]]) -> d
 
 def supply_quads(ds: Dataset, graph: ox.NamedNode) -> list[ox.Quad]:
     """The supply summaries (see the module docstring), as quads of ``graph``."""
-    ranks = _tier_ranks(ds)
-    thresholds = sorted(set(ranks.values()), key=lambda r: r[0])
+    ranks = tier_ranks(ds)
     quads: list[ox.Quad] = []
     for (supplier, role, part), claims in _claims(ds, ranks).items():
-        for number, literal in thresholds:
+        for number, literal in thresholds(ranks):
             counted = [c for c in claims if c.rank >= number]
             if not counted:
                 break
