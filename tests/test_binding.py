@@ -70,3 +70,8 @@ def test_sub_select_not_using_a_parameter_is_left_alone() -> None:
 def test_hostile_string_in_a_sub_select_is_one_literal() -> None:
     query = "SELECT ?x WHERE { { SELECT ?x WHERE { BIND($v AS ?x) } } }"
     assert run(query, v=ox.Literal(HOSTILE)) == [{"x": HOSTILE}]
+
+
+def test_a_variable_named_select_is_not_a_sub_select() -> None:
+    bound = bind_values("SELECT ?select WHERE { ?select ?p $o { ?select ?p ?x } }", {"o": ox.Literal("1")})
+    assert bound.count("VALUES") == 1

@@ -117,7 +117,7 @@ def _sub_select_groups(text: str, outer: int) -> list[tuple[int, int]]:
     """(body start, body end) of the WHERE group of every sub-SELECT after ``outer``."""
     masked = _mask(text)
     groups = []
-    for match in re.finditer(r"\bSELECT\b", masked[outer:], re.IGNORECASE):
+    for match in re.finditer(r"(?<![?$\w])SELECT\b", masked[outer:], re.IGNORECASE):
         start = _first_brace(masked, outer + match.end()) + 1
         groups.append((start, _group_end(masked, start)))
     return groups
