@@ -11,13 +11,14 @@ the load time and the p50 of ``a100-systems-by-current-parent`` and
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+
+from timing import p50  # noqa: E402
 
 from hpckg.queries import load_saved, run_query  # noqa: E402
 from hpckg.store import Dataset  # noqa: E402
@@ -39,14 +40,10 @@ def main() -> None:
     print(f"load: {time.perf_counter() - started:.2f} s")
     for name, params in CASES:
         query = load_saved(name)
-        times = []
-        rows = 0
-        for _ in range(args.runs):
-            begun = time.perf_counter()
-            rows = len(run_query(ds, query, params).rows)
-            times.append(time.perf_counter() - begun)
+        rows = len(run_query(ds, query, params).rows)
+        ms = p50(lambda q=query, v=params: run_query(ds, q, v), args.runs) * 1000
         shown = " ".join(f"{k}={v}" for k, v in params.items())
-        print(f"{name} {shown}: p50 {statistics.median(times) * 1000:.1f} ms, {rows:,} rows")
+        print(f"{name} {shown}: p50 {ms:.1f} ms, {rows:,} rows")
 
 
 if __name__ == "__main__":

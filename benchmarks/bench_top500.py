@@ -11,11 +11,12 @@ each query p50 <= 100 ms.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from timing import p50
 
 from hpckg.importers.top500 import import_top500, write_import
 from hpckg.queries import all_saved, run_query
@@ -67,13 +68,9 @@ def main() -> int:
             if not query.name.startswith("top500-"):
                 continue
             params = QUERY_PARAMS.get(query.name, {})
-            times = []
-            rows = 0
-            for _ in range(args.repeat):
-                start = time.perf_counter()
-                rows = len(run_query(ds, query, params).rows)
-                times.append(time.perf_counter() - start)
-            print(f"query {query.name}: p50 {statistics.median(times) * 1000:.0f} ms, {rows} rows (target <= 100 ms)")
+            rows = len(run_query(ds, query, params).rows)
+            ms = p50(lambda q=query, v=params: run_query(ds, q, v), args.repeat) * 1000
+            print(f"query {query.name}: p50 {ms:.0f} ms, {rows} rows (target <= 100 ms)")
     return 0
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "Source",
     "SystemProfile",
     "TimelineRow",
+    "component_row",
     "find_system",
     "format_count",
     "system_profile",
@@ -154,6 +155,34 @@ def _v(row: dict[str, Any], key: str) -> str | None:
     return None if term is None else str(term.value)
 
 
+def component_row(
+    r: dict[str, Any], parent: str | None, parent_label: str | None, sources: tuple[Source, ...]
+) -> ComponentRow:
+    """One row of the components table from a supply-claim row (``c``, ``roleLabel``,
+    ``part``, ``partLabel``, ``family``, ``familyLabel``, ``desc``, ``supplier``,
+    ``supplierLabel``, ``qty``, ``tierLabel``); the parent shows only where it differs
+    from the supplier."""
+    supplier = _v(r, "supplier")
+    qty = _v(r, "qty")
+    differs = parent is not None and parent != supplier
+    return ComponentRow(
+        role=str(r["roleLabel"].value),
+        part_label=_v(r, "partLabel"),
+        part_iri=_v(r, "part"),
+        part_family_label=_v(r, "familyLabel"),
+        part_family_iri=_v(r, "family"),
+        description=_v(r, "desc"),
+        supplier_label=_v(r, "supplierLabel") or supplier,
+        supplier_iri=supplier,
+        parent_label=parent_label if differs else None,
+        parent_iri=parent if differs else None,
+        quantity=int(qty) if qty is not None else None,
+        tier=str(r["tierLabel"].value),
+        sources=sources,
+        claim_iri=str(r["c"].value),
+    )
+
+
 def source_of(url: str | None, title: str | None, publisher: str | None) -> Source:
     host = ""
     if url:
@@ -277,27 +306,7 @@ def system_profile(ds: Dataset, iri: str, today: dt.date | None = None) -> Syste
 
     components = []
     for r in ds.select(_COMPONENTS, {"s": s, "today": day}):
-        supplier = _v(r, "supplier")
-        parent = _v(r, "parent")
-        qty = _v(r, "qty")
-        components.append(
-            ComponentRow(
-                role=str(r["roleLabel"].value),
-                part_label=_v(r, "partLabel"),
-                part_iri=_v(r, "part"),
-                part_family_label=_v(r, "familyLabel"),
-                part_family_iri=_v(r, "family"),
-                description=_v(r, "desc"),
-                supplier_label=_v(r, "supplierLabel") or supplier,
-                supplier_iri=supplier,
-                parent_label=_v(r, "parentLabel") if parent and parent != supplier else None,
-                parent_iri=parent if parent and parent != supplier else None,
-                quantity=int(qty) if qty is not None else None,
-                tier=str(r["tierLabel"].value),
-                sources=sources(str(r["c"].value)),
-                claim_iri=str(r["c"].value),
-            )
-        )
+        components.append(component_row(r, _v(r, "parent"), _v(r, "parentLabel"), sources(str(r["c"].value))))
     timeline = [
         TimelineRow(str(r["date"].value), str(r["kindLabel"].value), sources(str(r["c"].value)))
         for r in ds.select(_TIMELINE, {"s": s})

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pyoxigraph as ox
 
 from ..namespaces import DERIVED_GRAPH, HK
-from ..profile import ComponentRow, Performance, Source, SystemProfile, TimelineRow, source_of
+from ..profile import ComponentRow, Performance, Source, SystemProfile, TimelineRow, component_row, source_of
 from ..rollup import OwnershipGraph
 from .systempage import turtle_bytes
 
@@ -163,26 +163,8 @@ def _components(rows: list[dict[str, Any]], src: Any, ownership: OwnershipGraph,
     for r in sorted(rows, key=key):
         supplier = _v(r, "supplier")
         parent = ownership.parent(supplier, day) if supplier else None
-        qty = _v(r, "qty")
-        differs = parent is not None and parent != supplier
-        out.append(
-            ComponentRow(
-                role=str(r["roleLabel"].value),
-                part_label=_v(r, "partLabel"),
-                part_iri=_v(r, "part"),
-                part_family_label=_v(r, "familyLabel"),
-                part_family_iri=_v(r, "family"),
-                description=_v(r, "desc"),
-                supplier_label=_v(r, "supplierLabel") or supplier,
-                supplier_iri=supplier,
-                parent_label=None,  # filled by the caller from the catalogue's labels
-                parent_iri=parent if differs else None,
-                quantity=int(qty) if qty is not None else None,
-                tier=str(r["tierLabel"].value),
-                sources=src(str(r["c"].value)),
-                claim_iri=str(r["c"].value),
-            )
-        )
+        # parent_label is filled by the caller from the catalogue's labels
+        out.append(component_row(r, parent, None, src(str(r["c"].value))))
     return out
 
 
